@@ -1,0 +1,1 @@
+# The native core is being written; see issue 3.

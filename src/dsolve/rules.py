@@ -1,0 +1,154 @@
+"""The rules model: draw size, pass limit, empty-column rule, worrying back; named presets."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .errors import InputError
+
+EMPTY_RULES = ("king", "any", "none")
+MAX_DRAW = 13
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One Klondike rule set.
+
+    ``draw``: cards turned from the stock at a time (1..13). ``passes``: trips through the stock
+    (``None`` = unlimited; 3 passes = 2 redeals). ``empty_rule``: what may fill an empty column
+    (``king``: a king or king-headed run; ``any``: any card or run; ``none``: nothing).
+    ``worry_back``: whether a card may move from a foundation back to the tableau.
+    """
+
+    draw: int = 3
+    passes: int | None = None
+    empty_rule: str = "king"
+    worry_back: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.draw, bool) or not isinstance(self.draw, int) or not 1 <= self.draw <= MAX_DRAW:
+            raise InputError(f"draw must be 1..{MAX_DRAW}, got {self.draw!r}")
+        if self.passes is not None and (
+            isinstance(self.passes, bool) or not isinstance(self.passes, int) or self.passes < 1
+        ):
+            raise InputError(f"passes must be a positive number or unlimited, got {self.passes!r}")
+        if self.empty_rule not in EMPTY_RULES:
+            raise InputError(f"empty must be one of {', '.join(EMPTY_RULES)}, got {self.empty_rule!r}")
+        if not isinstance(self.worry_back, bool):
+            raise InputError(f"worry must be yes or no, got {self.worry_back!r}")
+
+    def __str__(self) -> str:
+        passes = "unlimited" if self.passes is None else str(self.passes)
+        worry = "yes" if self.worry_back else "no"
+        return f"draw={self.draw},passes={passes},empty={self.empty_rule},worry={worry}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Rules":
+        """Parse ``draw=3,passes=3,empty=any,worry=no`` (any subset; the rest default) or a preset name."""
+        text = text.strip()
+        if "=" not in text:
+            return preset(text)
+        fields: dict[str, str] = {}
+        for part in text.split(","):
+            key, sep, value = part.partition("=")
+            key = key.strip().lower()
+            if not sep or key not in ("draw", "passes", "empty", "worry"):
+                raise InputError(f"bad rules item {part.strip()!r} (keys: draw, passes, empty, worry)")
+            fields[key] = value.strip()
+        return with_options(cls(), **fields)
+
+
+def parse_draw(value: str | int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"draw must be a number 1..{MAX_DRAW}, got {value!r}") from None
+
+
+def parse_passes(value: str | int | None) -> int | None:
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if text in ("unlimited", "inf", "0", "none"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"passes must be a positive number or 'unlimited', got {value!r}") from None
+
+
+def parse_worry(value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("yes", "y", "true", "1", "on"):
+        return True
+    if text in ("no", "n", "false", "0", "off"):
+        return False
+    raise InputError(f"worry must be yes or no, got {value!r}")
+
+
+def with_options(
+    base: Rules,
+    draw: str | int | None = None,
+    passes: str | int | None = None,
+    empty: str | None = None,
+    worry: str | bool | None = None,
+) -> Rules:
+    """``base`` with the given option values (as typed by a user) replaced."""
+    changes: dict[str, object] = {}
+    if draw is not None:
+        changes["draw"] = parse_draw(draw)
+    if passes is not None:
+        changes["passes"] = parse_passes(passes)
+    if empty is not None:
+        changes["empty_rule"] = str(empty).strip().lower()
+    if worry is not None:
+        changes["worry_back"] = parse_worry(worry)
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    rules: Rules
+    source: str
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("standard", Rules(3, None, "king", True),
+               "research standard: thoughtful Klondike, draw 3 (Blake & Gent; Solvitaire; lonelybot)"),
+        Preset("standard-1", Rules(1, None, "king", True),
+               "research standard with draw 1 (Blake & Gent; lonelybot)"),
+        Preset("race", Rules(1, None, "king", True),
+               "same-deal race table (klondike-race-same-deal.txt)"),
+        Preset("double-open-1", Rules(1, None, "king", False),
+               "double solitaire open race, turn one (double-solitaire-open-race.txt)"),
+        Preset("double-open-3", Rules(3, None, "king", False),
+               "double solitaire open race, turn three (double-solitaire-open-race.txt)"),
+        Preset("double-house-3-pass", Rules(3, 3, "king", False),
+               "double solitaire with the three-pass house limit (double-solitaire-open-race.txt)"),
+        Preset("simultaneous-fr", Rules(3, None, "king", False),
+               "Simultaneous Solitaire, French page: draw 3, unlimited (simultaneous-solitaire-fr.txt)"),
+        Preset("double-klondike", Rules(3, None, "any", True),
+               "Double Klondike: draw 3, unlimited, any card in a space (double-klondike.txt)"),
+        Preset("single-pass", Rules(1, 1, "king", True),
+               "single pass through the stock, draw 1 (casino 'Vegas' draw one)"),
+        Preset("single-pass-3", Rules(3, 1, "king", True),
+               "single pass through the stock, draw 3"),
+        Preset("casino", Rules(3, 3, "king", True),
+               "three-pass casino Klondike, draw 3 (Vegas three-pass)"),
+    )
+}
+
+
+def preset(name: str) -> Rules:
+    """The rules of a named preset."""
+    try:
+        return PRESETS[name.strip().lower()].rules
+    except KeyError:
+        raise InputError(f"unknown preset {name!r} (see 'dsolve rules')") from None
+
+
+STANDARD_RULES = PRESETS["standard"].rules

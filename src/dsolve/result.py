@@ -1,0 +1,31 @@
+"""What a solve returns."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .moves import Move
+
+WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
+VERDICTS = (WINNABLE, UNWINNABLE, UNKNOWN)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A verdict with its evidence.
+
+    ``verdict``: ``winnable`` (``moves`` is a winning line of single steps), ``unwinnable`` (the
+    search was exhausted) or ``unknown`` (``limit`` says which budget ran out: ``nodes``,
+    ``seconds`` or ``memory``). ``nodes``: positions expanded. ``seconds``: wall time.
+    ``table_peak``: most positions held in the transposition table at once.
+    """
+
+    verdict: str
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float
+    table_peak: int
+    limit: str = ""
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict != UNKNOWN

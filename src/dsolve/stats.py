@@ -1,0 +1,190 @@
+"""Survey statistics: Wilson intervals, per-rule-set summaries, stats reports and compare tables.
+
+Winnability follows Blake & Gent: a deal the solver could not decide (``unknown``) is counted once
+as lost and once as won; the 95 % range runs from the lower Wilson bound with unknowns lost to the
+upper Wilson bound with unknowns won.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .result import UNKNOWN, UNWINNABLE, WINNABLE
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of ``successes`` out of ``n``, as fractions; ``(0, 1)`` when ``n == 0``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class WinRange:
+    """Winnable share of ``n`` deals, ``won`` of them won and ``unknown`` undecided (fractions)."""
+
+    n: int
+    won: int
+    unknown: int
+
+    @property
+    def low(self) -> float:
+        """Share won with unknowns counted as lost."""
+        return self.won / self.n if self.n else 0.0
+
+    @property
+    def high(self) -> float:
+        """Share won with unknowns counted as won."""
+        return (self.won + self.unknown) / self.n if self.n else 1.0
+
+    @property
+    def lower(self) -> float:
+        """Lower 95 % Wilson bound, unknowns lost."""
+        return wilson(self.won, self.n)[0]
+
+    @property
+    def upper(self) -> float:
+        """Upper 95 % Wilson bound, unknowns won."""
+        return wilson(self.won + self.unknown, self.n)[1]
+
+    def __str__(self) -> str:
+        point = f"{100 * self.low:.2f}%"
+        if self.unknown:
+            point = f"{100 * self.low:.2f}-{100 * self.high:.2f}%"
+        return f"{point} [{100 * self.lower:.2f}, {100 * self.upper:.2f}]"
+
+    def to_dict(self) -> dict[str, float]:
+        return {"percent_unknowns_lost": 100 * self.low, "percent_unknowns_won": 100 * self.high,
+                "lower95": 100 * self.lower, "upper95": 100 * self.upper}
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Median, 90th and 99th percentiles and maximum of some values."""
+
+    median: float
+    p90: float
+    p99: float
+    max: float
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> "Spread | None":
+        if len(values) == 0:
+            return None
+        median, p90, p99 = np.percentile(values, [50, 90, 99])
+        return cls(float(median), float(p90), float(p99), float(np.max(values)))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a survey found for one rule set."""
+
+    rules: str
+    n: int
+    winnable: int
+    unwinnable: int
+    unknown: int
+    length: Spread | None  # solution lengths of the winnable deals
+    seconds: Spread | None  # solve times of all deals
+    total_seconds: float
+    mean_length: float | None
+    slowest: tuple[tuple[int, float, str], ...]  # (seed, seconds, verdict), slowest first
+
+    @property
+    def win(self) -> WinRange:
+        return WinRange(self.n, self.winnable, self.unknown)
+
+    def to_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["winnable_percent"] = self.win.to_dict()
+        data["slowest"] = [{"seed": s, "seconds": t, "verdict": v} for s, t, v in self.slowest]
+        return data
+
+
+def summarize(table: pa.Table, rules: Sequence[str] | None = None, slowest: int = 5) -> list[Summary]:
+    """One :class:`Summary` per rule set of a survey table (columns seed, rules, verdict, length,
+    seconds), in the order of ``rules`` (default: order of first appearance)."""
+    names = list(rules) if rules is not None else list(dict.fromkeys(pc.unique(table["rules"]).to_pylist()))
+    return [_summary(table.filter(pc.equal(table["rules"], name)), name, slowest) for name in names]
+
+
+def _summary(rows: pa.Table, rules: str, slowest: int) -> Summary:
+    verdicts = rows["verdict"]
+    counts = {v: pc.sum(pc.equal(verdicts, v)).as_py() or 0 for v in (WINNABLE, UNWINNABLE, UNKNOWN)}
+    seconds = rows["seconds"].to_numpy()
+    lengths = pc.drop_null(rows.filter(pc.equal(verdicts, WINNABLE))["length"]).to_numpy()
+    top = np.argsort(-seconds, kind="stable")[:slowest]
+    seeds, verdict_list = rows["seed"].to_numpy(), verdicts.to_pylist()
+    return Summary(
+        rules=rules, n=rows.num_rows, winnable=counts[WINNABLE], unwinnable=counts[UNWINNABLE],
+        unknown=counts[UNKNOWN], length=Spread.of(lengths), seconds=Spread.of(seconds),
+        total_seconds=float(seconds.sum()), mean_length=float(lengths.mean()) if len(lengths) else None,
+        slowest=tuple((int(seeds[i]), float(seconds[i]), verdict_list[i]) for i in top),
+    )
+
+
+def _spread_text(spread: Spread | None, fmt: str, unit: str) -> str:
+    if spread is None:
+        return "-"
+    return ", ".join(f"{name} {value:{fmt}}" for name, value in
+                     (("median", spread.median), ("p90", spread.p90), ("p99", spread.p99),
+                      ("max", spread.max))) + unit
+
+
+def format_stats(summaries: Sequence[Summary]) -> str:
+    """The ``dsolve stats`` report: a block per rule set."""
+    blocks = []
+    for s in summaries:
+        slow = ", ".join(f"{seed} ({t:.3g} s, {v})" for seed, t, v in s.slowest) or "-"
+        blocks.append("\n".join([
+            s.rules,
+            f"  seeds     {s.n}: {s.winnable} winnable, {s.unwinnable} unwinnable, {s.unknown} unknown",
+            f"  winnable  {s.win}  (95% range: low end unknowns lost, high end unknowns won)",
+            f"  length    {_spread_text(s.length, '.0f', ' moves')}",
+            f"  time      {_spread_text(s.seconds, '.3g', ' s')}; total {s.total_seconds:.1f} s",
+            f"  slowest   seeds {slow}",
+        ]))
+    return "\n\n".join(blocks)
+
+
+def format_json(summaries: Sequence[Summary]) -> str:
+    return json.dumps([s.to_dict() for s in summaries], indent=2)
+
+
+COMPARE_HEADER = ("rules", "n", "winnable % [95% range]", "unknown", "median s", "p99 s", "total s",
+                  "mean length")
+
+
+def compare_rows(summaries: Sequence[Summary]) -> list[tuple[str, ...]]:
+    """The cells of the compare table, one row per rule set."""
+    rows = []
+    for s in summaries:
+        t = s.seconds
+        rows.append((
+            s.rules, str(s.n), str(s.win), str(s.unknown),
+            f"{t.median:.3g}" if t else "-", f"{t.p99:.3g}" if t else "-", f"{s.total_seconds:.1f}",
+            f"{s.mean_length:.1f}" if s.mean_length is not None else "-",
+        ))
+    return rows
+
+
+def format_compare(summaries: Sequence[Summary]) -> str:
+    """The ``dsolve compare`` table: rule sets side by side, winnability and cost."""
+    rows = [COMPARE_HEADER, *compare_rows(summaries)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(COMPARE_HEADER))]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
+             for r in rows]
+    return "\n".join(line.rstrip() for line in lines)

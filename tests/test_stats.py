@@ -1,0 +1,71 @@
+"""Wilson intervals, Blake & Gent ranges, summaries and the report formats."""
+import json
+
+import pyarrow as pa
+import pytest
+
+from dsolve.stats import WinRange, format_compare, format_json, format_stats, summarize, wilson
+
+
+def test_wilson_matches_published_values():
+    # Textbook values (Newcombe 1998, method 3): 81 of 263 -> 0.2553..0.3662; 15 of 148 -> 0.0624..0.1605.
+    assert wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=5e-5)
+    assert wilson(15, 148) == pytest.approx((0.0624, 0.1605), abs=5e-5)
+
+
+def test_wilson_edges():
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.31
+    low, high = wilson(10, 10)
+    assert high == pytest.approx(1.0) and 0.69 < low < 0.73
+
+
+def test_range_counts_unknowns_lost_then_won():
+    r = WinRange(n=1000, won=800, unknown=50)
+    assert (r.low, r.high) == (0.8, 0.85)
+    assert r.lower == pytest.approx(wilson(800, 1000)[0])
+    assert r.upper == pytest.approx(wilson(850, 1000)[1])
+    assert r.lower < 0.8 and r.upper > 0.85
+    assert str(r).startswith("80.00-85.00% [")
+    assert str(WinRange(4, 2, 0)).startswith("50.00% [")
+
+
+def _table():
+    rows = [  # seed, rules, verdict, length, seconds
+        (1, "A", "winnable", 100, 0.5), (2, "A", "winnable", 120, 0.1), (3, "A", "unwinnable", None, 2.0),
+        (4, "A", "unknown", None, 9.0), (1, "B", "winnable", 90, 0.2), (2, "B", "unwinnable", None, 0.3),
+    ]
+    seed, rules, verdict, length, seconds = zip(*rows)
+    return pa.table({
+        "seed": pa.array(seed, pa.int64()), "rules": pa.array(rules).dictionary_encode(),
+        "verdict": pa.array(verdict).dictionary_encode(), "length": pa.array(length, pa.int32()),
+        "nodes": pa.array([10] * len(rows), pa.int64()), "seconds": pa.array(seconds, pa.float64()),
+    })
+
+
+def test_summarize_counts_spreads_and_slowest():
+    a, b = summarize(_table(), ["A", "B"], slowest=2)
+    assert (a.rules, a.n, a.winnable, a.unwinnable, a.unknown) == ("A", 4, 2, 1, 1)
+    assert a.length.median == 110 and a.length.max == 120 and a.mean_length == 110
+    assert a.seconds.max == 9.0 and a.total_seconds == pytest.approx(11.6)
+    assert a.slowest == ((4, 9.0, "unknown"), (3, 2.0, "unwinnable"))
+    assert (b.n, b.winnable, b.unwinnable, b.unknown, b.length.max) == (2, 1, 1, 0, 90)
+    assert [s.rules for s in summarize(_table())] == ["A", "B"]
+
+
+def test_summary_without_wins_has_no_length():
+    (s,) = summarize(_table().filter(pa.compute.equal(_table()["verdict"], "unwinnable")), ["A"])
+    assert s.length is None and s.mean_length is None and s.win.low == 0.0
+
+
+def test_reports():
+    summaries = summarize(_table(), ["A", "B"])
+    text = format_stats(summaries)
+    assert "4: 2 winnable, 1 unwinnable, 1 unknown" in text and "50.00-75.00%" in text
+    data = json.loads(format_json(summaries))
+    assert data[0]["rules"] == "A" and data[0]["winnable_percent"]["percent_unknowns_won"] == 75.0
+    assert data[0]["slowest"][0] == {"seed": 4, "seconds": 9.0, "verdict": "unknown"}
+    table = format_compare(summaries).splitlines()
+    assert len(table) == 3 and table[0].startswith("rules") and table[2].startswith("B ")
+    assert "11.6" in table[1] and "110.0" in table[1]

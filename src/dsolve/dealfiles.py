@@ -1,0 +1,242 @@
+"""Deal files: Solvitaire's JSON deal format and a plain-text layout.
+
+**JSON** (what Solvitaire reads: ``solvitaire --type klondike deal.json``)::
+
+    {
+      "tableau piles": [
+        ["9D"],
+        ["4c", "AS"],
+        ["Qd", "10d", "JC"],
+        ...
+      ],
+      "stock": ["6H", "KS", "10C", ..., "6C", "10S"]
+    }
+
+Piles are listed bottom -> top. A card is a rank ``A``, ``2``..``10``, ``J``, ``Q``, ``K`` (Solvitaire
+also reads ``1``..``13``; it has no ``T``) and a suit letter ``C``, ``D``, ``H``, ``S``; a lower-case
+suit letter marks a face-down card, as in Solvitaire (a pile written all upper case is all face up).
+The stock is a pile too, bottom -> top: its LAST card is turned first, the reverse of
+``Deal.stock``. ``"foundations"`` and ``"waste"`` may be present only if empty.
+
+**Text**, for writing by hand::
+
+    # Solvitaire seed 1
+    pile 1: 9D
+    pile 2: 4C | AS
+    pile 3: QD 10D | JC
+    ...
+    stock: 10S 6C 3H 10H 7D ... 6H
+
+One ``pile N:`` line per pile (numbered from 1), bottom -> top; cards left of ``|`` are face down,
+right of it face up; without ``|`` all but the top card are face down, as dealt. ``stock:`` lists
+the stock first turned first. Cards are case-insensitive and ``T`` means 10. ``#`` starts a
+comment. An optional ``shape: 3x5/4`` line names the deck (see ``DeckShape.parse``).
+
+Without a ``shape:`` line (and always in JSON) the deck is inferred from the cards: suits and ranks
+up to the highest present, the number of piles, and two decks if there are more than one and a half
+decks' worth of cards. ``Deal`` then checks the card counts and duplicates.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .cards import RANKS, STANDARD, DeckShape, card_name, parse_card, rank_of, suit_of
+from .deal import Deal
+from .errors import InputError
+
+FORMATS = ("json", "text")
+_TABLEAU, _STOCK = "tableau piles", "stock"
+_EMPTY_ONLY = ("foundations", "waste")
+
+
+def load_deal(path: str | Path) -> Deal:
+    """Read a deal file: JSON if it is named ``*.json`` or starts with ``{``, text otherwise."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise InputError(f"cannot read deal file {str(path)!r}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read deal file {str(path)!r}: not a text file") from None
+    fmt = "json" if path.suffix.lower() == ".json" or text.lstrip().startswith("{") else "text"
+    try:
+        return parse_deal(text, fmt)
+    except InputError as err:
+        raise InputError(f"{path}: {err}") from None
+
+
+def parse_deal(text: str, fmt: str) -> Deal:
+    """Parse the contents of a deal file in format ``fmt`` (``json`` or ``text``)."""
+    if fmt == "json":
+        return _parse_json(text)
+    if fmt == "text":
+        return _parse_text(text)
+    raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
+
+
+def dump_deal(deal: Deal, fmt: str) -> str:
+    """The deal as the contents of a file in format ``fmt`` (``json`` or ``text``)."""
+    if fmt == "json":
+        return _dump_json(deal)
+    if fmt == "text":
+        return _dump_text(deal)
+    raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
+
+
+def _build(piles: list[list[int]], face_down: list[int], stock: list[int],
+           shape: DeckShape | None) -> Deal:
+    if shape is None:
+        shape = _infer_shape(piles, stock)
+    return Deal(tuple(map(tuple, piles)), tuple(stock), shape, tuple(face_down))
+
+
+def _infer_shape(piles: list[list[int]], stock: list[int]) -> DeckShape:
+    cards = [c for p in piles for c in p] + stock
+    if not cards:
+        raise InputError("the deal has no cards")
+    suits = max(map(suit_of, cards)) + 1
+    ranks = max(map(rank_of, cards)) + 1
+    decks = 2 if 2 * len(cards) > 3 * suits * ranks else 1
+    return DeckShape(suits, ranks, len(piles), decks)
+
+
+# --- Solvitaire JSON ---------------------------------------------------------------------------
+
+def _parse_json(text: str) -> Deal:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"bad JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    if not isinstance(doc, dict):
+        raise InputError("a Solvitaire deal must be a JSON object")
+    known = (_TABLEAU, _STOCK, *_EMPTY_ONLY)
+    for key, value in doc.items():
+        if key not in known:
+            raise InputError(f"unknown key {key!r} (a Klondike deal has {', '.join(map(repr, known))})")
+        if key in _EMPTY_ONLY and not (isinstance(value, list) and all(v == [] for v in value)):
+            raise InputError(f"{key!r} must be empty: only starting deals are supported")
+    for key in (_TABLEAU, _STOCK):
+        if key not in doc:
+            raise InputError(f"missing key {key!r}")
+    piles = doc[_TABLEAU]
+    if not isinstance(piles, list) or not all(isinstance(p, list) for p in piles):
+        raise InputError(f"{_TABLEAU!r} must be a list of piles, each a list of cards")
+    tableau, face_down = [], []
+    for number, pile in enumerate(piles, 1):
+        cards, down = _json_pile(pile, f"pile {number}")
+        tableau.append(cards)
+        face_down.append(down)
+    stock, _ = _json_pile(doc[_STOCK], "stock")
+    return _build(tableau, face_down, stock[::-1], None)
+
+
+def _json_pile(items: object, where: str) -> tuple[list[int], int]:
+    """Cards of a JSON pile and how many at its bottom are face down (lower-case suit)."""
+    if not isinstance(items, list) or not all(isinstance(s, str) for s in items):
+        raise InputError(f"{where}: expected a list of card strings")
+    cards, down = [], 0
+    for i, item in enumerate(items):
+        cards.append(_json_card(item, where))
+        if item[-1:].islower():
+            if down != i:
+                raise InputError(f"{where}: face-down card {item!r} lies on a face-up card")
+            down += 1
+    return cards, down
+
+
+def _json_card(item: str, where: str) -> int:
+    rank = item[:-1]
+    if rank.isdecimal() and 1 <= int(rank) <= len(RANKS):  # Solvitaire's numeric ranks, 1 = A .. 13 = K
+        rank = RANKS[int(rank) - 1]
+    try:
+        return parse_card(rank + item[-1:])
+    except InputError:
+        raise InputError(f"{where}: unknown card {item!r} (expected e.g. AS, 10H, qd)") from None
+
+
+def _dump_json(deal: Deal) -> str:
+    def spell(card: int, down: bool) -> str:
+        name = card_name(card)
+        return name[:-1] + name[-1].lower() if down else name
+
+    piles = [json.dumps([spell(c, i < down) for i, c in enumerate(pile)])
+             for pile, down in zip(deal.tableau, deal.face_down)]
+    stock = json.dumps([spell(c, False) for c in reversed(deal.stock)])
+    body = ",\n    ".join(piles)
+    return f'{{\n  "{_TABLEAU}": [\n    {body}\n  ],\n  "{_STOCK}": {stock}\n}}\n'
+
+
+# --- plain text --------------------------------------------------------------------------------
+
+_PILE_KEY = re.compile(r"pile\s*(\d+)")
+
+
+def _parse_text(text: str) -> Deal:
+    piles: dict[int, tuple[list[int], int]] = {}
+    stock: list[int] | None = None
+    shape: DeckShape | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip().lower()
+        pile_key = _PILE_KEY.fullmatch(key)
+        try:
+            if not sep or not (pile_key or key in ("stock", "shape")):
+                raise InputError(f"expected 'pile N:', 'stock:' or 'shape:', got {line!r}")
+            if key == "shape":
+                if shape is not None:
+                    raise InputError("shape given twice")
+                shape = DeckShape.parse(value.strip())
+            elif key == "stock":
+                if stock is not None:
+                    raise InputError("stock given twice")
+                stock = _text_cards(value)
+            else:
+                index = int(pile_key.group(1))
+                if index < 1 or index in piles:
+                    raise InputError(f"pile {index} given twice" if index else "piles are numbered from 1")
+                piles[index] = _text_pile(value)
+        except InputError as err:
+            raise InputError(f"line {number}: {err}") from None
+    if not piles:
+        raise InputError("no 'pile N:' lines")
+    missing = [i for i in range(1, max(piles) + 1) if i not in piles]
+    if missing:
+        raise InputError(f"pile {missing[0]} missing")
+    if stock is None:
+        raise InputError("no 'stock:' line")
+    ordered = [piles[i] for i in sorted(piles)]
+    return _build([p for p, _ in ordered], [d for _, d in ordered], stock, shape)
+
+
+def _text_pile(value: str) -> tuple[list[int], int]:
+    parts = value.split("|")
+    if len(parts) > 2:
+        raise InputError("more than one '|' in a pile")
+    if len(parts) == 2:
+        down = _text_cards(parts[0])
+        return down + _text_cards(parts[1]), len(down)
+    cards = _text_cards(value)
+    return cards, max(len(cards) - 1, 0)
+
+
+def _text_cards(value: str) -> list[int]:
+    return [parse_card(word) for word in value.split()]
+
+
+def _dump_text(deal: Deal) -> str:
+    lines = ["# dsolve deal: piles bottom -> top, '|' between face-down and face-up cards;",
+             "# stock first turned first"]
+    if deal.shape != STANDARD:
+        lines.append(f"shape: {deal.shape}")
+    for number, (pile, down) in enumerate(zip(deal.tableau, deal.face_down), 1):
+        names = [card_name(c) for c in pile]
+        if len(pile) > 1:
+            names.insert(down, "|")
+        lines.append(" ".join([f"pile {number}:", *names]))
+    lines.append(" ".join(["stock:", *map(card_name, deal.stock)]))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,424 @@
+"""Winnability surveys: solve a seed range under several rule sets, chunk by chunk, into Parquet.
+
+A survey directory holds ``manifest.json`` (rule sets, deal convention, limits, chunk size,
+dsolve version, seed ranges asked for) and one ``chunk-<first seed>.parquet`` per finished chunk,
+with a row per seed and rule set. Workers (local processes or Dask tasks) solve whole chunks and
+return them; the parent writes each under a temporary name and renames it into place, so a chunk
+is complete or absent. The chunk files present are what is done: a rerun solves only the rest.
+"""
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import json
+import multiprocessing
+import os
+import re
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from . import __version__, deals
+from .errors import InputError
+from .result import UNKNOWN, WINNABLE
+from .rules import Rules
+from .stats import WinRange
+
+MANIFEST = "manifest.json"
+LOCK = ".lock"
+FORMAT = 1
+DEFAULT_CHUNK_SIZE = 100
+SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
+_CHUNK_RE = re.compile(r"^chunk-(\d+)\.parquet$")
+_META_FIRST, _META_STOP = b"dsolve.first", b"dsolve.stop"
+
+SCHEMA = pa.schema([
+    ("seed", pa.int64()),
+    ("rules", pa.dictionary(pa.int32(), pa.string())),
+    ("verdict", pa.dictionary(pa.int32(), pa.string())),
+    ("length", pa.int32()),  # moves of the solution; null unless winnable
+    ("nodes", pa.int64()),
+    ("seconds", pa.float64()),
+])
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-solve budgets (``None``: no limit)."""
+
+    max_nodes: int | None = None
+    timeout: float | None = None
+    memory_mb: int | None = None
+
+    def __str__(self) -> str:
+        return ", ".join(f"{k}={'none' if v is None else v}" for k, v in dataclasses.asdict(self).items())
+
+
+@dataclass(frozen=True)
+class Task:
+    """One chunk for a worker: seeds ``first`` up to ``stop`` (exclusive); small to pickle."""
+
+    convention: str
+    first: int
+    stop: int
+    rules: tuple[str, ...]
+    limits: Limits
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a survey directory is a survey of."""
+
+    rules: tuple[str, ...]
+    convention: str
+    limits: Limits
+    chunk_size: int
+    seeds: tuple[tuple[int, int], ...]  # seed ranges asked for, inclusive, merged
+    dsolve_version: str = __version__
+    format: int = FORMAT
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> "Manifest":
+        data = json.loads(text)
+        return cls(
+            rules=tuple(data["rules"]), convention=data["convention"], limits=Limits(**data["limits"]),
+            chunk_size=int(data["chunk_size"]), seeds=tuple(tuple(r) for r in data["seeds"]),
+            dsolve_version=data["dsolve_version"], format=int(data["format"]),
+        )
+
+
+@dataclass(frozen=True)
+class SurveyRun:
+    """What a run did: seeds of the asked range, how many were already done, chunks written."""
+
+    out: Path
+    seeds: int
+    seeds_done_before: int
+    chunks_written: int
+
+
+def parse_seeds(text: str) -> range:
+    """``"1-1000000"`` (inclusive) or a single seed ``"42"``."""
+    m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
+    if not m or (m[2] is not None and int(m[2]) < int(m[1])):
+        raise InputError(f"bad seed range {text!r} (expected FIRST-LAST, e.g. 1-1000000, or one seed)")
+    first = int(m[1])
+    return range(first, (int(m[2]) if m[2] is not None else first) + 1)
+
+
+# -- workers -------------------------------------------------------------------------------------
+
+def solve_chunk(task: Task) -> pa.Table:
+    """Solve every seed of a chunk under every rule set: the chunk's rows, seed-major."""
+    from . import api  # the native solver: loaded by workers, not by readers of surveys
+
+    rules = [Rules.parse(text) for text in task.rules]
+    columns: dict[str, list] = {name: [] for name in SCHEMA.names}
+    for seed in range(task.first, task.stop):
+        deal = deals.make_deal(task.convention, seed)
+        for text, rule_set in zip(task.rules, rules):
+            result = api.solve(deal, rule_set, max_nodes=task.limits.max_nodes,
+                               timeout=task.limits.timeout, memory_mb=task.limits.memory_mb)
+            columns["seed"].append(seed)
+            columns["rules"].append(text)
+            columns["verdict"].append(result.verdict)
+            columns["length"].append(len(result.moves) if result.verdict == WINNABLE else None)
+            columns["nodes"].append(result.nodes)
+            columns["seconds"].append(result.seconds)
+    return pa.Table.from_pydict(columns, schema=SCHEMA)
+
+
+def _init_worker(parent: int) -> None:
+    """Local workers leave Ctrl-C to the parent, and die with it (Linux) rather than linger."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+@contextmanager
+def _local_pool(jobs: int | None) -> Iterator[tuple[Executor, int]]:
+    workers = jobs or os.cpu_count() or 1
+    # fork: quick to start, and workers share the parent's imports.
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                               initargs=(os.getpid(),))
+    try:
+        yield pool, workers
+    except BaseException:
+        for process in list(pool._processes.values()):  # no public way before Python 3.14
+            process.terminate()  # the chunks in flight are lost, by design
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _dask_pool(address: str) -> Iterator[tuple[Executor, int]]:
+    from distributed import Client
+
+    try:
+        client = Client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    executor = client.get_executor(pure=False)
+    try:
+        yield executor, max(1, sum(client.nthreads().values()))
+    except BaseException:
+        executor.shutdown(wait=False)  # cancels what is queued or running
+        raise
+    finally:
+        client.close()
+
+
+# -- the survey directory ------------------------------------------------------------------------
+
+def chunk_path(out: Path, first: int) -> Path:
+    return out / f"chunk-{first:09d}.parquet"
+
+
+def write_chunk(out: Path, first: int, stop: int, table: pa.Table) -> Path:
+    """Write a chunk atomically: to a temporary name in ``out``, synced, then renamed."""
+    final = chunk_path(out, first)
+    temp = out / f".{final.name}.tmp"
+    table = table.replace_schema_metadata({_META_FIRST: str(first).encode(), _META_STOP: str(stop).encode()})
+    try:
+        with open(temp, "wb") as f:
+            pq.write_table(table, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, final)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return final
+
+
+def chunk_files(out: Path) -> list[Path]:
+    return sorted(p for p in Path(out).iterdir() if _CHUNK_RE.match(p.name))
+
+
+def finished(out: Path) -> list[range]:
+    """Seed ranges of the chunk files present, from their Parquet footers."""
+    ranges = []
+    for path in chunk_files(out):
+        meta = pq.read_schema(path).metadata or {}
+        if _META_FIRST not in meta or int(meta[_META_FIRST]) != int(_CHUNK_RE.match(path.name)[1]):
+            raise InputError(f"{path} is not a dsolve survey chunk")
+        ranges.append(range(int(meta[_META_FIRST]), int(meta[_META_STOP])))
+    return ranges
+
+
+def plan(seeds: range, done: Sequence[range], chunk_size: int) -> list[range]:
+    """Chunks covering the seeds not ``done``, cut at multiples of ``chunk_size`` so that chunks
+    of runs over different ranges line up."""
+    chunks, start = [], seeds.start
+    for block in sorted([*done, range(seeds.stop, seeds.stop)], key=lambda r: r.start):
+        end = min(block.start, seeds.stop)
+        while start < end:
+            cut = min(end, (start // chunk_size + 1) * chunk_size)
+            chunks.append(range(start, cut))
+            start = cut
+        start = max(start, block.stop)
+    return chunks
+
+
+def read_manifest(out: Path) -> Manifest:
+    path = Path(out) / MANIFEST
+    try:
+        return Manifest.from_json(path.read_text())
+    except FileNotFoundError:
+        raise InputError(f"{out} is not a survey directory (no {MANIFEST})") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"cannot read {path}: {e}") from None
+
+
+def _write_manifest(out: Path, manifest: Manifest) -> None:
+    temp = out / f".{MANIFEST}.tmp"
+    temp.write_text(manifest.to_json())
+    os.replace(temp, out / MANIFEST)
+
+
+def load(out: Path) -> tuple[Manifest, pa.Table]:
+    """A survey's manifest and all its rows."""
+    manifest = read_manifest(out)
+    files = [str(p) for p in chunk_files(out)]
+    if not files:
+        return manifest, SCHEMA.empty_table()
+    return manifest, ds.dataset(files, schema=SCHEMA, format="parquet").to_table().unify_dictionaries()
+
+
+def _merge(ranges: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    merged: list[list[int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return tuple((a, b) for a, b in merged)
+
+
+def _reconcile(out: Path, wanted: Manifest) -> Manifest:
+    """The manifest to write: ``wanted``, or the one in ``out`` extended by the asked seeds.
+    Refuses (InputError) a directory surveyed with other rules, convention, limits or version."""
+    if not (out / MANIFEST).exists():
+        if any(p.name != LOCK for p in out.iterdir()):
+            raise InputError(f"{out} is not empty and is not a survey directory (no {MANIFEST})")
+        return wanted
+    have = read_manifest(out)
+    mismatch = (
+        ("deal convention", have.convention, wanted.convention) if have.convention != wanted.convention else
+        ("rule sets", "; ".join(have.rules), "; ".join(wanted.rules)) if set(have.rules) != set(wanted.rules) else
+        ("limits", str(have.limits), str(wanted.limits)) if have.limits != wanted.limits else
+        ("dsolve version", have.dsolve_version, wanted.dsolve_version)
+        if have.dsolve_version != wanted.dsolve_version else None
+    )
+    if mismatch:
+        what, theirs, ours = mismatch
+        raise InputError(f"{out} holds a survey with {what} {theirs}, not {ours}: "
+                         "surveys are not mixed, use another directory")
+    return dataclasses.replace(have, seeds=_merge([*have.seeds, *wanted.seeds]))
+
+
+@contextmanager
+def _claim(out: Path) -> Iterator[None]:
+    """Create ``out`` if needed and hold its lock for the run; clear temporary files of killed runs."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        lock = open(out / LOCK, "a")
+    except OSError as e:
+        raise InputError(f"cannot write to {out}: {e.strerror or e}") from None
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(f"{out} is in use by another survey run") from None
+        for temp in out.glob(".*.tmp"):
+            temp.unlink()
+        yield
+
+
+# -- running -------------------------------------------------------------------------------------
+
+class _Bar(tqdm):
+    monitor_interval = 0  # no monitor thread: local workers are forked
+
+
+class _Tally:
+    """Running counts per rule set, shown on the progress bar."""
+
+    def __init__(self, rules: Sequence[str]):
+        self.counts = {r: [0, 0, 0] for r in rules}  # n, won, unknown
+
+    def add(self, table: pa.Table) -> None:
+        for rules, verdict in zip(table["rules"].to_pylist(), table["verdict"].to_pylist()):
+            c = self.counts[rules]
+            c[0] += 1
+            c[1] += verdict == WINNABLE
+            c[2] += verdict == UNKNOWN
+
+    def __str__(self) -> str:
+        ranges = [WinRange(n, won, unknown) for n, won, unknown in self.counts.values()]
+        unknowns = sum(r.unknown for r in ranges)
+        return "winnable " + " | ".join(map(str, ranges)) + f", unknown {unknowns}"
+
+
+def _drive(executor: Executor, window: int, tasks: Iterator[Task],
+           on_result: Callable[[Task, pa.Table], None]) -> None:
+    """Keep up to ``window`` chunks in flight; hand each finished one to ``on_result``."""
+    pending: dict = {}
+    while True:
+        for task in tasks:
+            pending[executor.submit(solve_chunk, task)] = task
+            if len(pending) >= window:
+                break
+        if not pending:
+            return
+        finished_now, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished_now:
+            on_result(pending.pop(future), future.result())
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Let SIGTERM stop a run the way Ctrl-C does (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_survey(
+    out: str | os.PathLike,
+    seeds: range,
+    rules: Sequence[Rules],
+    convention: str = "solvitaire",
+    limits: Limits = Limits(),
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    chunk_size: int | None = None,
+    progress: bool = False,
+) -> SurveyRun:
+    """Survey ``seeds`` under each rule set into ``out``, skipping chunks already there.
+
+    Local worker processes (``jobs``, default all cores) or the Dask scheduler at ``scheduler``.
+    ``chunk_size`` applies to a new directory; an existing one keeps its own. ``progress``: a
+    progress bar on stderr when it is a terminal. Ctrl-C or SIGTERM raise KeyboardInterrupt after
+    stopping the workers; every chunk written so far stays.
+    """
+    out = Path(out)
+    if len(seeds) == 0:
+        raise InputError("no seeds to survey")
+    if not rules:
+        raise InputError("no rule sets to survey")
+    if chunk_size is not None and chunk_size < 1:
+        raise InputError(f"chunk size must be positive, got {chunk_size}")
+    if seeds[-1] >= 2**63:
+        raise InputError(f"seeds must be below 2**63 to be stored, got {seeds[-1]}")
+    for seed in (seeds[0], seeds[-1]):
+        deals.make_deal(convention, seed)  # unknown convention or seed out of its range: fail now
+    texts = tuple(dict.fromkeys(str(r) for r in rules))
+    wanted = Manifest(texts, convention, limits, chunk_size or DEFAULT_CHUNK_SIZE, ((seeds[0], seeds[-1]),))
+    with _claim(out):
+        manifest = _reconcile(out, wanted)
+        todo = plan(seeds, finished(out), manifest.chunk_size)
+        with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
+            _write_manifest(out, manifest)
+            remaining = sum(len(c) for c in todo)
+            tally = _Tally(manifest.rules)
+            tasks = (Task(convention, c.start, c.stop, manifest.rules, limits) for c in todo)
+            with _Bar(total=len(seeds), initial=len(seeds) - remaining, unit="seed", disable=None if progress else True,
+                      dynamic_ncols=True) as bar, _sigterm_as_interrupt():
+
+                def on_result(task: Task, table: pa.Table) -> None:
+                    write_chunk(out, task.first, task.stop, table)
+                    tally.add(table)
+                    bar.set_postfix_str(str(tally), refresh=False)
+                    bar.update(task.stop - task.first)
+
+                _drive(executor, 2 * workers, tasks, on_result)
+    return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo))

@@ -1,1 +1,653 @@
-# The native core is being written; see issue 3.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The native core: decides thoughtful Klondike deals by depth-first search.
+
+A position (``State``) holds its piles explicitly, the talon (stock + waste) as indices into the
+original stock, and the foundation heights. The search is a depth-first search over macro moves
+with a transposition table of 127-bit keys of a canonical encoding (piles without face-down cards
+are interchangeable, so their order does not matter). The stock is searched as K+ macro moves:
+every talon card reachable by turning (and at most one redeal) is a move of its own.
+
+Only sound reductions are used; each carries its argument where it is applied:
+safe moves to the foundation, partial-run moves only when the exposed card goes home next,
+one empty column as the target of a move, no pointless whole-pile moves, no worrying back of a
+card that would be safe, and the cursor normalisation of unlimited redeals.
+"""
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memmove, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+
+AUTO_HOME = 255          # kind of a recorded automatic (safe) move to the foundation
+
+cdef enum:
+    LIMIT_NONE = 0
+    LIMIT_NODES = 1
+    LIMIT_SECONDS = 2
+    LIMIT_MEMORY = 3
+    LIMIT_INTERRUPT = 4
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+
+cdef inline int rank_of(uint8_t c) noexcept nogil:
+    return c >> 2
+
+cdef inline int suit_of(uint8_t c) noexcept nogil:
+    return c & 3
+
+cdef inline bint can_stack(uint8_t c, uint8_t onto) noexcept nogil:
+    """Whether card c may be built on card onto: one rank lower, opposite colour."""
+    return (onto >> 2) == (c >> 2) + 1 and ((onto ^ c) & 1)
+
+cdef inline bint goes_home(const State* s, uint8_t c) noexcept nogil:
+    return s.home[c & 3] == (c >> 2)
+
+cdef inline int height(const Config* cfg, const State* s, int suit) noexcept nogil:
+    """Foundation height; a suit absent from a small deck counts as complete."""
+    return s.home[suit] if suit < cfg.suits else cfg.ranks
+
+cdef inline bint is_safe(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    """Whether sending c home (it must fit its foundation) can never turn a win into a loss.
+
+    Blake & Gent, Appendix B.1, Theorem 1 / Corollary 3: the only cards that could be built on a
+    safe card are themselves safe, so delaying it gains nothing, and any winning line can be
+    rewritten to play it at once. With worrying back: rank (1-based) <= 2 above both opposite-
+    colour foundations and <= 3 above the other same-colour foundation. Without worrying back the
+    cards that could sit on c are home for good once both opposite-colour foundations are within
+    one rank, so that alone suffices. Holds for any empty-column rule and pass limit, for moves
+    from the tableau (and from the talon only when every talon card is always reachable).
+    """
+    cdef int r1 = rank_of(c) + 1
+    cdef int opp = (c & 1) ^ 1
+    cdef int h1 = height(cfg, s, opp)
+    cdef int h2 = height(cfg, s, opp + 2)
+    cdef int low = h1 if h1 < h2 else h2
+    if not cfg.worry_back:
+        return r1 <= low + 1
+    return r1 <= low + 2 and r1 <= height(cfg, s, suit_of(c) ^ 2) + 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying moves
+
+cdef inline void flip(State* s, int p) noexcept nogil:
+    """Turn the new top card of pile p face up when no face-up card is left on it."""
+    if s.length[p] == s.down[p] and s.down[p] > 0:
+        s.down[p] -= 1
+
+cdef inline void send_home(State* s, uint8_t c) noexcept nogil:
+    s.home[c & 3] += 1
+    s.total_home += 1
+
+cdef inline void push(State* s, int p, uint8_t c) noexcept nogil:
+    s.card[p][s.length[p]] = c
+    s.length[p] += 1
+
+cdef inline uint8_t take_talon(const Config* cfg, State* s, int pos) noexcept nogil:
+    """Remove the talon card at pos (turning the stock to it); the waste then ends below it."""
+    cdef uint8_t idx = s.talon[pos]
+    memmove(&s.talon[pos], &s.talon[pos + 1], s.talon_len - pos - 1)
+    s.talon_len -= 1
+    s.talon_mask &= ~((<uint64_t>1) << idx)
+    s.waste_len = pos
+    normalise_cursor(cfg, s)
+    return cfg.stock_card[idx]
+
+cdef inline void normalise_cursor(const Config* cfg, State* s) noexcept nogil:
+    """With unlimited redeals every cursor at a multiple of the draw, or at the end of the stock,
+    reaches exactly the talon positions draw-1, 2*draw-1, ..., last (the waste top c-1 is one of
+    them), and each reaches the others for free: they are one position, stored as cursor 0."""
+    if cfg.unlimited and (s.waste_len % cfg.draw == 0 or s.waste_len == s.talon_len):
+        s.waste_len = 0
+
+cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
+    cdef uint8_t c
+    cdef int n
+    if m.kind == MV_TABLEAU_FOUNDATION:
+        s.length[m.src] -= 1
+        send_home(s, s.card[m.src][s.length[m.src]])
+        flip(s, m.src)
+    elif m.kind == MV_TABLEAU_TABLEAU:
+        n = s.length[m.src] - m.idx
+        memcpy(&s.card[m.dst][s.length[m.dst]], &s.card[m.src][m.idx], n)
+        s.length[m.dst] += n
+        s.length[m.src] = m.idx
+        if m.flags & FLAG_THEN_HOME:
+            s.length[m.src] -= 1
+            send_home(s, s.card[m.src][s.length[m.src]])
+        flip(s, m.src)
+    elif m.kind == MV_TALON_FOUNDATION or m.kind == MV_TALON_TABLEAU:
+        if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
+            s.redeals_left -= 1
+        c = take_talon(cfg, s, m.idx)
+        if m.kind == MV_TALON_FOUNDATION:
+            send_home(s, c)
+        else:
+            push(s, m.dst, c)
+    else:  # MV_FOUNDATION_TABLEAU
+        s.home[m.src] -= 1
+        s.total_home -= 1
+        push(s, m.dst, <uint8_t>(s.home[m.src] * 4 + m.src))
+
+cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept nogil:
+    """Send every safe card home (see is_safe) until none is left; record the cards moved.
+
+    From the talon only under draw 1 with unlimited redeals, where the talon is a reserve whose
+    every card is reachable at any time, so a talon card is as free as a pile's top card."""
+    cdef int n = 0, p, j
+    cdef bint changed = True
+    cdef uint8_t c
+    while changed:
+        changed = False
+        for p in range(cfg.piles):
+            if s.length[p] > 0:
+                c = s.card[p][s.length[p] - 1]
+                if goes_home(s, c) and is_safe(cfg, s, c):
+                    s.length[p] -= 1
+                    send_home(s, c)
+                    flip(s, p)
+                    record[n] = c
+                    n += 1
+                    changed = True
+        if cfg.draw1_reserve:
+            j = 0
+            while j < s.talon_len:
+                c = cfg.stock_card[s.talon[j]]
+                if goes_home(s, c) and is_safe(cfg, s, c):
+                    take_talon(cfg, s, j)
+                    send_home(s, c)
+                    record[n] = c
+                    n += 1
+                    changed = True
+                else:
+                    j += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Move generation
+
+cdef inline int run_start(const State* s, int p) noexcept nogil:
+    """Lowest index of the face-up run that can move as a block from pile p."""
+    cdef int k = s.length[p] - 1
+    while k > s.down[p] and can_stack(s.card[p][k], s.card[p][k - 1]):
+        k -= 1
+    return k
+
+cdef inline bint may_fill_empty(const Config* cfg, uint8_t head) noexcept nogil:
+    if cfg.empty_rule == EMPTY_ANY:
+        return True
+    if cfg.empty_rule == EMPTY_KING:
+        return rank_of(head) == cfg.ranks - 1
+    return False
+
+cdef inline int add(Move* moves, int n, uint8_t kind, int src, int dst, int idx, int flags,
+                    uint8_t card) noexcept nogil:
+    moves[n].kind = kind
+    moves[n].src = <uint8_t>src
+    moves[n].dst = <uint8_t>dst
+    moves[n].idx = <uint8_t>idx
+    moves[n].flags = <uint8_t>flags
+    moves[n].card = card
+    return n + 1
+
+cdef inline int first_empty(const Config* cfg, const State* s) noexcept nogil:
+    cdef int p
+    for p in range(cfg.piles):
+        if s.length[p] == 0:
+            return p
+    return -1
+
+# Tableau-to-tableau move classes, generated in this order of promise.
+cdef enum:
+    RUN_REVEALS = 0      # the whole face-up run leaves a pile with face-down cards: flips one
+    RUN_PARTIAL = 1      # part of a run, the card it exposes going home next
+    RUN_EMPTIES = 2      # a whole pile with nothing face down moves onto another card
+
+cdef int gen_runs(const Config* cfg, const State* s, Move* moves, int n, int cls,
+                  int empty) noexcept nogil:
+    """Tableau-to-tableau moves of one class.
+
+    Partial runs (leaving a face-up card behind) are moved only when the exposed card goes home
+    at once (Blake & Gent, Appendix B.2, Theorem 4, for red-black building with runs moved like
+    single cards; Theorem 5: compatible with safe moves). A whole pile with nothing face down never
+    moves to an empty column (relabelling the columns gives the same position), and only the
+    first empty column is a target (all empty columns are alike)."""
+    cdef int a, b, i, rs, top, down, need
+    cdef uint8_t t, head
+    for a in range(cfg.piles):
+        top = s.length[a]
+        if top == 0:
+            continue
+        down = s.down[a]
+        if cls == RUN_REVEALS and down == 0:
+            continue
+        rs = run_start(s, a)
+        for b in range(cfg.piles):
+            if b == a:
+                continue
+            if s.length[b] == 0:
+                if b != empty:
+                    continue
+                # Only the bottom card of a run can be a king; any card may head a run under 'any'.
+                for i in range(rs, top):
+                    if not may_fill_empty(cfg, s.card[a][i]):
+                        continue
+                    n = classify_run(s, moves, n, cls, a, b, i, down)
+                continue
+            t = s.card[b][s.length[b] - 1]
+            need = rank_of(t) - 1 - rank_of(s.card[a][top - 1])
+            i = top - 1 - need
+            if need < 0 or i < rs or not can_stack(s.card[a][i], t):
+                continue
+            n = classify_run(s, moves, n, cls, a, b, i, down)
+    return n
+
+cdef inline int classify_run(const State* s, Move* moves, int n, int cls, int a, int b, int i,
+                             int down) noexcept nogil:
+    cdef uint8_t exposed
+    if i == down:
+        if down > 0:
+            if cls == RUN_REVEALS:
+                n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, 0, s.card[a][i])
+        elif cls == RUN_EMPTIES and s.length[b] > 0:
+            n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, 0, s.card[a][i])
+    elif cls == RUN_PARTIAL:
+        exposed = s.card[a][i - 1]
+        if goes_home(s, exposed):
+            n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, FLAG_THEN_HOME, s.card[a][i])
+    return n
+
+cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty) noexcept nogil:
+    """K+ talon moves (Bjarnason, Tadepalli & Fern 2007): every card reachable by turning the
+    stock, as one move. With c cards in the waste, L in the talon and draw N: this pass reaches
+    c-1, c+N-1, c+2N-1, ... and L-1; after one redeal N-1, 2N-1, ...; further redeals reach
+    nothing new. A position reachable in this pass is never taken through a redeal (same result,
+    one redeal fewer spent)."""
+    cdef int L = s.talon_len, c = s.waste_len, N = cfg.draw, j, b, flags
+    cdef uint64_t seen = 0
+    cdef int pos[MAX_TALON]
+    cdef int pflags[MAX_TALON]
+    cdef int npos = 0
+    cdef uint8_t x
+    if L == 0:
+        return n
+    if c > 0:
+        pos[npos] = c - 1; pflags[npos] = 0; npos += 1
+        seen |= (<uint64_t>1) << (c - 1)
+    j = c + N - 1
+    while j < L:
+        pos[npos] = j; pflags[npos] = 0; npos += 1
+        seen |= (<uint64_t>1) << j
+        j += N
+    if c < L and not (seen >> (L - 1)) & 1:
+        pos[npos] = L - 1; pflags[npos] = 0; npos += 1
+        seen |= (<uint64_t>1) << (L - 1)
+    if cfg.unlimited or s.redeals_left > 0:
+        j = N - 1
+        while j < L:
+            if not (seen >> j) & 1:
+                pos[npos] = j; pflags[npos] = FLAG_REDEAL; npos += 1
+            j += N
+    for j in range(npos):
+        x = cfg.stock_card[s.talon[pos[j]]]
+        flags = pflags[j]
+        if goes_home(s, x):
+            n = add(moves, n, MV_TALON_FOUNDATION, 0, 0, pos[j], flags, x)
+        for b in range(cfg.piles):
+            if s.length[b] == 0:
+                if b == empty and may_fill_empty(cfg, x):
+                    n = add(moves, n, MV_TALON_TABLEAU, 0, b, pos[j], flags, x)
+            elif can_stack(x, s.card[b][s.length[b] - 1]):
+                n = add(moves, n, MV_TALON_TABLEAU, 0, b, pos[j], flags, x)
+    return n
+
+cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogil:
+    """All macro moves worth trying, most promising first (after Bjarnason et al. §4.4)."""
+    cdef int n = 0, p, su, b
+    cdef int empty = first_empty(cfg, s)
+    cdef uint8_t c
+    n = gen_runs(cfg, s, moves, n, RUN_REVEALS, empty)
+    for p in range(cfg.piles):
+        if s.length[p] > 0:
+            c = s.card[p][s.length[p] - 1]
+            if goes_home(s, c):
+                n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
+    n = gen_talon(cfg, s, moves, n, empty)
+    n = gen_runs(cfg, s, moves, n, RUN_PARTIAL, empty)
+    n = gen_runs(cfg, s, moves, n, RUN_EMPTIES, empty)
+    if cfg.worry_back:
+        for su in range(cfg.suits):
+            if s.home[su] == 0:
+                continue
+            c = <uint8_t>((s.home[su] - 1) * 4 + su)
+            # A card that would be safe at once would go straight back home: the two moves cancel
+            # (Blake & Gent, Corollary 2). Its safety does not depend on its own foundation.
+            if is_safe(cfg, s, c):
+                continue
+            for b in range(cfg.piles):
+                if s.length[b] == 0:
+                    if b == empty and may_fill_empty(cfg, c):
+                        n = add(moves, n, MV_FOUNDATION_TABLEAU, su, b, 0, 0, c)
+                elif can_stack(c, s.card[b][s.length[b] - 1]):
+                    n = add(moves, n, MV_FOUNDATION_TABLEAU, su, b, 0, 0, c)
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Canonical key: two 64-bit lanes; piles without face-down cards are summed as a multiset, so the
+# key does not depend on their order. The lowest bit of lane a is forced on (0 marks an empty slot).
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    x ^= x >> 30
+    x *= <uint64_t>0xbf58476d1ce4e5b9
+    x ^= x >> 27
+    x *= <uint64_t>0x94d049bb133111eb
+    x ^= x >> 31
+    return x
+
+cdef inline void state_key(const Config* cfg, const State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
+    cdef uint64_t a = 0, b = 0, pa, pb, c
+    cdef int p, k
+    for p in range(cfg.piles):
+        # A pile with face-down cards is tied to its column (its hidden cards); one without is not.
+        c = <uint64_t>((p + 1) * 32 + s.down[p]) if s.down[p] > 0 else 0
+        pa = c ^ <uint64_t>0x243f6a8885a308d3
+        pb = c ^ <uint64_t>0x13198a2e03707344
+        for k in range(s.down[p], s.length[p]):
+            c = s.card[p][k] + 1
+            pa = (pa ^ c) * <uint64_t>0x9e3779b97f4a7c15
+            pa ^= pa >> 32
+            pb = (pb + c) * <uint64_t>0xc2b2ae3d27d4eb4f
+            pb ^= pb >> 29
+        a += mix64(pa)
+        b += mix64(pb ^ <uint64_t>0xa4093822299f31d0)
+    c = (<uint64_t>s.home[0] | (<uint64_t>s.home[1] << 8) | (<uint64_t>s.home[2] << 16)
+         | (<uint64_t>s.home[3] << 24) | (<uint64_t>s.waste_len << 32)
+         | (<uint64_t>s.redeals_left << 40))
+    a += mix64(s.talon_mask ^ <uint64_t>0x082efa98ec4e6c89) + mix64(c ^ <uint64_t>0x452821e638d01377)
+    b += mix64(s.talon_mask + <uint64_t>0xbe5466cf34e90c6c) ^ mix64(c + <uint64_t>0xc0ac29b7c97c50dd)
+    ka[0] = mix64(a) | 1
+    kb[0] = mix64(b + a)
+
+
+# ---------------------------------------------------------------------------------------------
+# Transposition table: open addressing, linear probing, grows by doubling up to a memory bound.
+# When it can grow no further it stops taking new positions. That is sound: the table only prunes
+# positions already reached (a DFS with a visited set is complete for reaching a win), and loops
+# through positions not stored are caught by checking the current path.
+
+cdef struct Table:
+    uint64_t* a
+    uint64_t* b
+    size_t cap
+    size_t count
+    size_t max_cap
+    bint full
+
+cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
+    t.max_cap = 1 << 12
+    while t.max_cap * 2 * 16 <= max_bytes:
+        t.max_cap *= 2
+    t.cap = 1 << 16 if t.max_cap > (1 << 16) else t.max_cap
+    t.count = 0
+    t.full = False
+    t.a = <uint64_t*>calloc(t.cap, 8)
+    t.b = <uint64_t*>calloc(t.cap, 8)
+    return t.a != NULL and t.b != NULL
+
+cdef void table_free(Table* t) noexcept nogil:
+    free(t.a)
+    free(t.b)
+
+cdef inline bint table_has(const Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+    cdef size_t mask = t.cap - 1
+    cdef size_t i = <size_t>(kb & mask)
+    while t.a[i] != 0:
+        if t.a[i] == ka and t.b[i] == kb:
+            return True
+        i = (i + 1) & mask
+    return False
+
+cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+    cdef size_t mask = t.cap - 1
+    cdef size_t i = <size_t>(kb & mask)
+    while t.a[i] != 0:
+        i = (i + 1) & mask
+    t.a[i] = ka
+    t.b[i] = kb
+    t.count += 1
+
+cdef bint table_grow(Table* t) noexcept nogil:
+    cdef uint64_t* old_a = t.a
+    cdef uint64_t* old_b = t.b
+    cdef size_t old_cap = t.cap, i
+    cdef uint64_t* na = <uint64_t*>calloc(old_cap * 2, 8)
+    cdef uint64_t* nb = <uint64_t*>calloc(old_cap * 2, 8)
+    if na == NULL or nb == NULL:
+        free(na)
+        free(nb)
+        return False
+    t.a = na
+    t.b = nb
+    t.cap = old_cap * 2
+    t.count = 0
+    for i in range(old_cap):
+        if old_a[i] != 0:
+            table_put(t, old_a[i], old_b[i])
+    free(old_a)
+    free(old_b)
+    return True
+
+cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+    """Store a position unless the table is full (load 0.6 before growing, 0.85 at its bound)."""
+    if t.full:
+        return
+    if t.count * 10 >= t.cap * 6:
+        if t.cap >= t.max_cap or not table_grow(t):
+            if t.count * 100 >= t.cap * 85:
+                t.full = True
+                return
+    table_put(t, ka, kb)
+
+
+# ---------------------------------------------------------------------------------------------
+# Search
+
+cdef struct Frame:
+    State s
+    uint64_t ka
+    uint64_t kb
+    bint stored
+    int nmoves
+    int next
+    int nsafe
+    uint8_t safe[MAX_CARD]
+    Move moves[MAX_MOVES]
+
+cdef struct Search:
+    Config cfg
+    Table table
+    Frame* stack
+    int cap
+    int depth           # index of the frame being expanded; the win is in stack[depth + 1]
+    long long nodes
+    long long max_nodes
+    double deadline
+    int limit
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+cdef bint on_path(const Search* S, int upto, uint64_t ka, uint64_t kb) noexcept nogil:
+    """Whether a position not held by the table is on the current path (a loop)."""
+    cdef int d
+    for d in range(upto + 1):
+        if not S.stack[d].stored and S.stack[d].ka == ka and S.stack[d].kb == kb:
+            return True
+    return False
+
+cdef bint seen_before(Search* S, int upto, uint64_t ka, uint64_t kb) noexcept nogil:
+    if table_has(&S.table, ka, kb):
+        return True
+    return S.table.full and on_path(S, upto, ka, kb)
+
+cdef bint reserve(Search* S, int depth) noexcept nogil:
+    cdef Frame* grown
+    if depth < S.cap:
+        return True
+    grown = <Frame*>realloc(S.stack, sizeof(Frame) * S.cap * 2)
+    if grown == NULL:
+        return False
+    S.stack = grown
+    S.cap *= 2
+    return True
+
+cdef int search(Search* S) noexcept nogil:
+    """Depth-first search from stack[0]. Returns 1 win, 0 exhausted, -1 stopped (S.limit says why)."""
+    cdef Frame* f
+    cdef Frame* child
+    cdef int d = 0
+    cdef bint interrupted
+    while d >= 0:
+        f = &S.stack[d]
+        if f.next == f.nmoves:
+            d -= 1
+            continue
+        if not reserve(S, d + 2):
+            S.limit = LIMIT_MEMORY
+            return -1
+        f = &S.stack[d]
+        child = &S.stack[d + 1]
+        memcpy(&child.s, &f.s, sizeof(State))
+        apply_move(&S.cfg, &child.s, f.moves[f.next])
+        f.next += 1
+        child.nsafe = apply_safe_moves(&S.cfg, &child.s, child.safe)
+        if child.s.total_home == S.cfg.total:
+            S.depth = d
+            return 1
+        state_key(&S.cfg, &child.s, &child.ka, &child.kb)
+        if seen_before(S, d, child.ka, child.kb):
+            continue
+        child.stored = not S.table.full
+        table_add(&S.table, child.ka, child.kb)
+        child.stored = child.stored and not S.table.full
+        S.nodes += 1
+        if (S.nodes & 1023) == 0:
+            if S.max_nodes > 0 and S.nodes >= S.max_nodes:
+                S.limit = LIMIT_NODES
+                return -1
+            if S.deadline > 0 and now() > S.deadline:
+                S.limit = LIMIT_SECONDS
+                return -1
+            if (S.nodes & 65535) == 0:
+                with gil:
+                    interrupted = PyErr_CheckSignals() != 0
+                if interrupted:
+                    S.limit = LIMIT_INTERRUPT
+                    return -1
+        child.nmoves = gen_moves(&S.cfg, &child.s, child.moves)
+        child.next = 0
+        d += 1
+    return 0
+
+
+cdef list solution(Search* S, int win_depth):
+    """The winning line as (kind, src, dst, idx, flags, card) tuples, safe moves as (AUTO_HOME, card)."""
+    cdef list line = []
+    cdef int d, k
+    cdef Move m
+    for k in range(S.stack[0].nsafe):
+        line.append((AUTO_HOME, S.stack[0].safe[k]))
+    for d in range(win_depth + 1):
+        m = S.stack[d].moves[S.stack[d].next - 1]
+        line.append((m.kind, m.src, m.dst, m.idx, m.flags, m.card))
+        for k in range(S.stack[d + 1].nsafe):
+            line.append((AUTO_HOME, S.stack[d + 1].safe[k]))
+    return line
+
+
+LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
+               LIMIT_MEMORY: "memory", LIMIT_INTERRUPT: "interrupted"}
+
+
+def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
+                   int passes, int empty_rule, bint worry_back, long long max_nodes=0,
+                   double timeout=0.0, double memory_mb=1024.0):
+    """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
+
+    Returns ``(verdict, line, nodes, seconds, table_peak, limit)`` with verdict 1 winnable,
+    0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`)."""
+    cdef Search S
+    cdef Frame* root
+    cdef int p, k, result
+    cdef double start = now()
+    if len(piles) > MAX_PILES or len(stock) > MAX_TALON or len(down) != len(piles):
+        raise ValueError("deal too large for the native core")
+    for p in range(len(piles)):
+        if len(piles[p]) > PILE_CAP - 14:
+            raise ValueError("pile too long for the native core")
+    memset(&S.cfg, 0, sizeof(Config))
+    S.cfg.draw = draw
+    S.cfg.unlimited = passes == 0
+    S.cfg.empty_rule = empty_rule
+    S.cfg.worry_back = worry_back
+    S.cfg.suits = suits
+    S.cfg.ranks = ranks
+    S.cfg.piles = len(piles)
+    S.cfg.total = suits * ranks
+    S.cfg.draw1_reserve = draw == 1 and passes == 0
+    for k in range(len(stock)):
+        S.cfg.stock_card[k] = stock[k]
+    S.cap = 64
+    S.stack = <Frame*>malloc(sizeof(Frame) * S.cap)
+    if S.stack == NULL or not table_init(&S.table, <size_t>(memory_mb * 1048576.0)):
+        free(S.stack)
+        table_free(&S.table)
+        raise MemoryError("cannot allocate the search")
+    S.nodes = 0
+    S.max_nodes = max_nodes
+    S.deadline = start + timeout if timeout > 0 else 0.0
+    S.limit = LIMIT_NONE
+    S.depth = -1
+    root = &S.stack[0]
+    memset(&root.s, 0, sizeof(State))
+    for p in range(len(piles)):
+        for k in range(len(piles[p])):
+            root.s.card[p][k] = piles[p][k]
+        root.s.length[p] = len(piles[p])
+        root.s.down[p] = down[p]
+    root.s.talon_len = len(stock)
+    for k in range(len(stock)):
+        root.s.talon[k] = k
+        root.s.talon_mask |= (<uint64_t>1) << k
+    root.s.redeals_left = UNLIMITED if passes == 0 else passes - 1
+    line = []
+    try:
+        with nogil:
+            root.nsafe = apply_safe_moves(&S.cfg, &root.s, root.safe)
+            if root.s.total_home == S.cfg.total:
+                result = 2
+            else:
+                state_key(&S.cfg, &root.s, &root.ka, &root.kb)
+                table_add(&S.table, root.ka, root.kb)
+                root.stored = not S.table.full
+                root.nmoves = gen_moves(&S.cfg, &root.s, root.moves)
+                root.next = 0
+                result = search(&S)
+        if result == 2:
+            line = [(AUTO_HOME, root.safe[k]) for k in range(root.nsafe)]
+            result = 1
+        elif result == 1:
+            line = solution(&S, S.depth)
+        if S.limit == LIMIT_INTERRUPT:
+            raise KeyboardInterrupt
+        return result, line, S.nodes, now() - start, S.table.count, LIMIT_NAMES[S.limit]
+    finally:
+        free(S.stack)
+        table_free(&S.table)

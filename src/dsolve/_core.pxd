@@ -1,0 +1,64 @@
+# Declarations of the native core: the position, the macro move and the game configuration.
+from libc.stdint cimport uint8_t, uint64_t
+
+cdef enum:
+    MAX_PILES = 9        # two-deck Klondike deals nine columns
+    PILE_CAP = 32        # face-down cards (at most 8) + a run of at most 13 cards + slack
+    MAX_TALON = 64       # stock + waste cards; 59 in two-deck Klondike, fits a 64-bit mask
+    MAX_MOVES = 1024
+    MAX_CARD = 52        # card numbers are rank * 4 + suit, suits C, H, S, D
+    UNLIMITED = 255      # redeals_left when passes are unlimited
+
+# Empty-column rules, as in Rules.empty_rule.
+cdef enum:
+    EMPTY_KING = 0
+    EMPTY_ANY = 1
+    EMPTY_NONE = 2
+
+# Macro-move kinds.
+cdef enum:
+    MV_TABLEAU_FOUNDATION = 0    # top card of pile src home
+    MV_TABLEAU_TABLEAU = 1       # run from index idx of pile src onto pile dst
+    MV_TALON_FOUNDATION = 2      # talon card at position idx home (turning the stock as needed)
+    MV_TALON_TABLEAU = 3         # talon card at position idx onto pile dst
+    MV_FOUNDATION_TABLEAU = 4    # top card of foundation src onto pile dst
+
+# Move flags.
+cdef enum:
+    FLAG_REDEAL = 1              # talon move that needs one redeal first
+    FLAG_THEN_HOME = 2           # partial-run move followed by the exposed card going home
+
+
+cdef struct Move:
+    uint8_t kind
+    uint8_t src
+    uint8_t dst
+    uint8_t idx
+    uint8_t flags
+    uint8_t card
+
+
+cdef struct Config:
+    int draw
+    int unlimited                # passes unlimited
+    int empty_rule
+    int worry_back
+    int suits                    # suits in play (first suits of C, H, S, D)
+    int ranks                    # ranks in play (A upward); ranks - 1 is the "king"
+    int piles
+    int total                    # cards in the deal
+    int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
+    uint8_t stock_card[MAX_TALON]  # original stock, first turned first
+
+
+cdef struct State:
+    uint8_t card[MAX_PILES][PILE_CAP]   # pile cards, bottom -> top
+    uint8_t length[MAX_PILES]
+    uint8_t down[MAX_PILES]             # face-down cards at the bottom of each pile
+    uint8_t home[4]                     # cards on each suit's foundation
+    uint8_t talon[MAX_TALON]            # remaining stock + waste as indices into Config.stock_card
+    uint8_t talon_len
+    uint8_t waste_len                   # talon[0 .. waste_len-1] is the waste, its top the last
+    uint8_t redeals_left                # UNLIMITED when passes are unlimited
+    uint8_t total_home
+    uint64_t talon_mask                 # bit i set while original stock card i is in the talon

@@ -1,0 +1,248 @@
+"""Seed conventions: reference deals, the exact index, PySolFC via pysol-cards, bad seeds."""
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pysol_cards.cards import createCards
+from pysol_cards.deal_game import Game
+from pysol_cards.random import MTRandom
+from pysol_cards.random_base import RandomBase
+
+from dsolve.cards import DOUBLE, STANDARD, DeckShape, make_card, parse_card
+from dsolve.deal import Deal
+from dsolve.deals import (
+    CONVENTIONS,
+    PYSOL_MAX_SEED,
+    _boost_uniform_int,
+    _mt19937_outputs,
+    exact,
+    exact_index,
+    greenfelt,
+    klondike_solver,
+    make_deal,
+    pysol,
+    solvitaire,
+)
+from dsolve.errors import InputError
+
+ORACLE = Path("/work/shared/oracle")
+ORACLE_FILES = {
+    "deals-solvitaire.jsonl": 1000,
+    "deals-solvitaire-double.jsonl": 200,
+    "deals-klondike-solver.jsonl": 1000,
+    "deals-greenfelt.jsonl": 200,
+}
+needs_oracle = pytest.mark.skipif(not ORACLE.is_dir(), reason="oracle vectors not available")
+
+
+def oracle_deal(line: dict) -> Deal:
+    if line["convention"] == "solvitaire-double":
+        return solvitaire(line["seed"], DOUBLE)
+    return make_deal(line["convention"], line["seed"])
+
+
+def expected_deal(line: dict, shape: DeckShape) -> Deal:
+    return Deal([[parse_card(c) for c in pile] for pile in line["tableau"]],
+                [parse_card(c) for c in line["stock"]], shape)
+
+
+@needs_oracle
+def test_oracle_files_are_all_covered() -> None:
+    assert {p.name for p in ORACLE.glob("deals-*.jsonl")} == set(ORACLE_FILES)
+
+
+@needs_oracle
+@pytest.mark.parametrize("name", sorted(ORACLE_FILES))
+def test_every_oracle_line_matches(name: str) -> None:
+    lines = [json.loads(text) for text in (ORACLE / name).read_text().splitlines() if text.strip()]
+    assert len(lines) == ORACLE_FILES[name]
+    for line in lines:
+        deal = oracle_deal(line)
+        assert deal == expected_deal(line, deal.shape), (name, line["seed"])
+        if "exact" in line:
+            index = int(line["exact"])
+            assert exact_index(deal) == index, (name, line["seed"])
+            assert exact(index) == deal, (name, line["seed"])
+
+
+def test_exact_numbers_lonelybot_layouts() -> None:
+    # lonelybot's card order is A H, A D, A C, A S, 2 H, ... (card i at layout position i, piles
+    # then stock). The last index leaves that order alone; index 0 swaps every i with position 0.
+    identity = exact(math.factorial(52) - 1)
+    assert identity.tableau[0] == (parse_card("AH"),)
+    assert identity.tableau[1] == (parse_card("AD"), parse_card("AC"))
+    assert identity.tableau[6][-1] == parse_card("7S")
+    assert identity.stock[0] == parse_card("8H") and identity.stock[-1] == parse_card("KS")
+    rotated = exact(0)
+    assert rotated.tableau[0] == (parse_card("KS"),)
+    assert rotated.tableau[1] == (parse_card("AH"), parse_card("AD"))
+    assert rotated.stock[-1] == parse_card("KC")
+
+
+def test_exact_round_trip() -> None:
+    rng = random.Random(2024)
+    last = math.factorial(52) - 1
+    indices = [0, 1, 51, last] + [rng.randrange(last + 1) for _ in range(300)]
+    for index in indices:
+        assert exact_index(exact(index)) == index
+    assert len({exact(i) for i in indices}) == len(indices)
+
+
+def test_exact_index_round_trips_convention_deals() -> None:
+    for deal in [solvitaire(5), klondike_solver(5), greenfelt(5), pysol(5), pysol(10**12)]:
+        assert exact(exact_index(deal)) == deal
+
+
+def test_exact_index_needs_the_standard_shape() -> None:
+    with pytest.raises(InputError, match="standard"):
+        exact_index(solvitaire(1, DeckShape(3, 5, 4)))
+
+
+# --- PySolFC against pysol-cards --------------------------------------------------------------
+
+def from_pysol_card(card) -> int:
+    """pysol-cards' card (rank 1..13, suit index into "CSHD") as a dsolve card."""
+    return make_card(card.rank - 1, "CHSD".index("CSHD"[card.suit]))
+
+
+def pysol_cards_deal(game: Game) -> Deal:
+    game.deal()
+    game.klondike()
+    return Deal([[from_pysol_card(c) for c in col] for col in game.board.columns.cols],
+                [from_pysol_card(c) for c in game.board.talon])
+
+
+class MersenneTwisterGame(Game):
+    """pysol-cards' Klondike, always shuffled by Mersenne Twister (PySolFC's choice from 32000)."""
+
+    def deal(self) -> None:
+        cards = MTRandom(self.game_num).shuffle(createCards(1))
+        cards.reverse()
+        self.new_cards(cards)
+
+
+PYSOL_SEEDS = [*range(1, 201), *range(31990, 32000), *range(32001, 32011),
+               10**6 + 7, 2**31 - 1, 2**31, 2**32 + 5, 2**40 + 3, 10**17 + 9, PYSOL_MAX_SEED]
+
+
+def test_pysol_matches_pysol_cards() -> None:
+    for seed in PYSOL_SEEDS:
+        expected = pysol_cards_deal(Game("klondike", seed, RandomBase.DEALS_PYSOLFC))
+        assert pysol(seed) == expected, seed
+
+
+def test_pysol_32000_is_a_mersenne_twister_game() -> None:
+    # PySolFC (construct_random) uses the LCG for 0 <= seed < 32000; pysol-cards for seed <= 32000.
+    mersenne = pysol_cards_deal(MersenneTwisterGame("klondike", 32000, RandomBase.DEALS_PYSOLFC))
+    lcg = pysol_cards_deal(Game("klondike", 32000, RandomBase.DEALS_PYSOLFC))
+    assert pysol(32000) == mersenne
+    assert pysol(32000) != lcg
+    assert pysol(31999) == pysol_cards_deal(Game("klondike", 31999, RandomBase.DEALS_PYSOLFC))
+
+
+# --- Solvitaire's generator pieces -----------------------------------------------------------
+
+def test_mt19937_matches_the_cpp_standard() -> None:
+    # std::mt19937 with the default seed 5489: first output, and the 10000th output required by
+    # the C++ standard. A small chunk makes the generator continue across many re-draws.
+    outputs = _mt19937_outputs(5489, 7)
+    values = [next(outputs) for _ in range(10000)]
+    assert values[0] == 3499211612
+    assert values[-1] == 4123659995
+    one_chunk = _mt19937_outputs(5489, 10000)
+    assert [next(one_chunk) for _ in range(10000)] == values
+
+
+def test_boost_uniform_int_rejects_like_boost() -> None:
+    bucket_52 = 0xFFFFFFFF // 52  # 82595524; 52 buckets cover outputs below 4294967248
+    assert _boost_uniform_int(iter([0xFFFFFFFF, 5 * bucket_52 + 3]), 51) == 5
+    assert _boost_uniform_int(iter([52 * bucket_52 - 1]), 51) == 51
+    # 2**32 divisible by high + 1: buckets are exactly 2**30 wide, nothing is rejected.
+    assert _boost_uniform_int(iter([0xFFFFFFFF]), 3) == 3
+    assert _boost_uniform_int(iter([(1 << 30) - 1]), 3) == 0
+
+
+@pytest.mark.parametrize("shape", [DeckShape(3, 5, 4), DeckShape(1, 13, 4), DeckShape(2, 4, 3),
+                                   DeckShape(4, 13, 5), DOUBLE, DeckShape(2, 13, 4, decks=2)],
+                         ids=str)
+def test_solvitaire_small_and_double_shapes(shape: DeckShape) -> None:
+    deals = [solvitaire(seed, shape) for seed in range(40)]
+    expected_cards = Counter(shape.cards() * shape.decks)
+    for deal in deals:
+        assert deal.shape == shape
+        assert [len(p) for p in deal.tableau] == list(range(1, shape.columns + 1))
+        assert len(deal.stock) == shape.stock_size
+        assert Counter(deal.cards) == expected_cards
+    assert len(set(deals)) >= 35
+    assert make_deal("solvitaire", "7", shape) == deals[7]
+
+
+# --- determinism and seeds --------------------------------------------------------------------
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+def test_deterministic_and_seed_dependent(convention: str) -> None:
+    seeds = [1, 2, 3, 1000, 31999, 32000, 123456789]
+    deals = [make_deal(convention, seed) for seed in seeds]
+    assert deals == [make_deal(convention, seed) for seed in seeds]
+    assert len(set(deals)) == len(seeds)
+    for deal in deals:
+        assert deal.shape == STANDARD
+        assert sorted(deal.cards) == list(range(52))
+
+
+@pytest.mark.parametrize("function, seed", [
+    (solvitaire, -1), (solvitaire, 2**32),
+    (klondike_solver, -1), (klondike_solver, 2**31),
+    (greenfelt, 0), (greenfelt, 2**31 - 1),
+    (pysol, 0), (pysol, 10**20),
+    (exact, -1), (exact, math.factorial(52)),
+    (solvitaire, "5"), (pysol, 2.0), (exact, None),
+])
+def test_out_of_range_seeds_raise(function, seed) -> None:
+    with pytest.raises(InputError, match="bad seed"):
+        function(seed)
+
+
+def test_seed_range_edges_are_accepted() -> None:
+    for deal in [solvitaire(0), solvitaire(2**32 - 1), klondike_solver(0),
+                 klondike_solver(2**31 - 1), greenfelt(1), greenfelt(2**31 - 2), pysol(1),
+                 pysol(PYSOL_MAX_SEED), exact(math.factorial(52) - 1)]:
+        assert sorted(deal.cards) == list(range(52))
+
+
+def test_make_deal_parses_decimal_strings() -> None:
+    assert make_deal("solvitaire", "17") == solvitaire(17)
+    assert make_deal("greenfelt", " 42 ") == greenfelt(42)
+    big = math.factorial(52) - 12345
+    assert make_deal("exact", str(big)) == exact(big)
+    assert make_deal("klondike-solver", 9) == klondike_solver(9)
+
+
+@pytest.mark.parametrize("seed", ["", "abc", "12x", "1.5", "0x10", "1" * 101])
+def test_make_deal_rejects_non_decimal_seeds(seed: str) -> None:
+    with pytest.raises(InputError, match="bad seed"):
+        make_deal("solvitaire", seed)
+
+
+def test_make_deal_rejects_negative_string_seed_by_range() -> None:
+    with pytest.raises(InputError, match=r"bad seed -3 for solvitaire: expected 0\.\.4294967295"):
+        make_deal("solvitaire", "-3")
+
+
+def test_make_deal_unknown_convention_lists_the_valid_ones() -> None:
+    with pytest.raises(InputError) as info:
+        make_deal("microsoft", 1)
+    message = str(info.value)
+    assert "microsoft" in message
+    for name in CONVENTIONS:
+        assert name in message
+
+
+def test_only_solvitaire_deals_other_shapes() -> None:
+    with pytest.raises(InputError, match="standard"):
+        make_deal("pysol", 5, DeckShape(3, 5, 4))

@@ -4,7 +4,7 @@ import json
 import pyarrow as pa
 import pytest
 
-from dsolve.stats import WinRange, format_compare, format_json, format_stats, summarize, wilson
+from dsolve.stats import WinRange, format_compare, format_stats, summarize, wilson
 
 
 def test_wilson_matches_published_values():
@@ -63,7 +63,7 @@ def test_reports():
     summaries = summarize(_table(), ["A", "B"])
     text = format_stats(summaries)
     assert "4: 2 winnable, 1 unwinnable, 1 unknown" in text and "50.00-75.00%" in text
-    data = json.loads(format_json(summaries))
+    data = json.loads(json.dumps([s.to_dict() for s in summaries]))
     assert data[0]["rules"] == "A" and data[0]["winnable_percent"]["percent_unknowns_won"] == 75.0
     assert data[0]["slowest"][0] == {"seed": 4, "seconds": 9.0, "verdict": "unknown"}
     table = format_compare(summaries).splitlines()

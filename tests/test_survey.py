@@ -11,9 +11,8 @@ import time
 import types
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.compute as pc
 import pytest
+from test_cli import fails, ok
 
 import dsolve
 from dsolve import survey
@@ -21,7 +20,7 @@ from dsolve.deals import make_deal
 from dsolve.errors import InputError
 from dsolve.moves import TURN, Move
 from dsolve.result import Result
-from dsolve.rules import Rules, preset
+from dsolve.rules import preset
 from dsolve.survey import Limits, load, parse_seeds, plan, run_survey
 
 RULES = [preset("standard"), preset("casino")]
@@ -189,3 +188,92 @@ def test_unreachable_scheduler(fake, tmp_path, monkeypatch):
     with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
         run_survey(out, range(1, 30), RULES, scheduler="tcp://127.0.0.1:9")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_cli_survey_stats_compare(fake, tmp_path):
+    out = str(tmp_path / "s")
+    args = ["--seeds", "1-40", "--preset", "standard", "--rules", "draw=1,passes=3", "--jobs", "2",
+            "--chunk-size", "15"]
+    assert "40 seeds surveyed in" in ok("survey", *args, "--out", out)
+    assert "(40 were done before, 0 chunks solved now)" in ok("survey", *args, "--out", out)
+    report = ok("stats", out)
+    assert report.startswith("solvitaire deals, seeds 1-40; limits max_nodes=none")
+    assert "draw=1,passes=3,empty=king,worry=yes\n  seeds     40: " in report
+    data = json.loads(ok("stats", out, "--json"))
+    assert data["survey"]["rules"] == ["draw=3,passes=unlimited,empty=king,worry=yes",
+                                       "draw=1,passes=3,empty=king,worry=yes"]
+    assert [r["n"] for r in data["rule_sets"]] == [40, 40]
+    table = ok("compare", out).splitlines()
+    assert table[2].startswith("rules ") and table[3].startswith("draw=3,passes=unlimited") and len(table) == 5
+    assert ok("compare", *args).splitlines() == table  # solved afresh in a temporary directory
+    assert json.loads(ok("compare", out, "--json")) == data
+
+
+def test_cli_errors_are_one_line(fake, tmp_path):
+    out = str(tmp_path / "s")
+    ok("survey", "--seeds", "1-5", "--out", out, "--jobs", "1")
+    assert "bad seed range '5-1'" in fails("survey", "--seeds", "5-1", "--out", out)
+    assert "not mixed" in fails("survey", "--seeds", "1-9", "--preset", "casino", "--out", out)
+    assert "not mixed" in fails("survey", "--seeds", "1-9", "--deal", "pysol", "--out", out)
+    assert "--seeds is required" in fails("survey", "--out", out)
+    assert "drop the options that solve one: --seeds, --preset, --out" in fails(
+        "compare", out, "--seeds", "1-3", "--preset", "casino", "--out", out)
+    assert "not a survey directory" in fails("stats", str(tmp_path))
+    assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "manifest.json" / "x"))
+
+
+DRIVER = """
+import sys
+sys.path.insert(0, {tests!r})
+import test_survey
+test_survey.install_fake_solver(delay={delay!r})
+from dsolve.cli import main
+main(prog_name="dsolve")
+"""
+
+
+def _survivors(marker: str) -> list[int]:
+    """Processes whose command line mentions ``marker`` (Linux)."""
+    pids = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if marker.encode() in (entry / "cmdline").read_bytes():
+                pids.append(int(entry.name))
+        except OSError:
+            pass
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):
+    driver = tmp_path / "dsolve_driver.py"
+    driver.write_text(DRIVER.format(tests=str(Path(__file__).parent), delay=0.005))
+    out = tmp_path / "s"
+    command = [sys.executable, str(driver), "survey", "--seeds", "0-199", "--preset", "standard",
+               "--preset", "casino", "--out", str(out), "--jobs", "2", "--chunk-size", "10"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 30
+    while len(list(out.glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)  # Ctrl-C hits the group
+    _, err = proc.communicate(timeout=30)
+    done = len(list(out.glob("chunk-*.parquet")))
+    assert 3 <= done < 20
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+    else:
+        assert proc.returncode == 130
+        assert err.strip().splitlines()[-1] == (
+            f"dsolve: interrupted; the finished chunks are kept in {out}. "
+            f"To resume, run: dsolve {' '.join(command[2:])}")
+    deadline = time.monotonic() + 5
+    while _survivors(str(driver)) and time.monotonic() < deadline:  # workers die with the parent
+        time.sleep(0.05)
+    assert not _survivors(str(driver))
+
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert rerun.returncode == 0, rerun.stderr
+    assert f"({done * 10} were done before, {20 - done} chunks solved now)" in rerun.stdout
+    assert rows_of(out) == sorted(expected_rows(range(200)), key=lambda r: r[:2])

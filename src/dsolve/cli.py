@@ -7,7 +7,11 @@ stderr with exit code 2. Commands share their options through :func:`deal_option
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import shlex
+import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,6 +28,8 @@ from .deals import CONVENTIONS, exact_index, make_deal
 from .errors import InputError
 from .render import deal_json, render
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
+from .stats import format_compare, format_stats, summarize
+from .survey import DEFAULT_CHUNK_SIZE, Limits, Manifest, SurveyRun, load, parse_seeds, run_survey
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONVENTION = "solvitaire"
@@ -189,3 +195,117 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
         Path(out).write_text(text, encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot write {out!r}: {err.strerror}") from None
+
+
+# --- surveys -----------------------------------------------------------------------------------
+
+def rule_sets_options(command: F) -> F:
+    """:func:`rules_options` with ``--preset`` and ``--rules`` repeatable, one rule set each;
+    pass them to :func:`rule_sets_from_options`."""
+    for decls, kwargs in reversed(_RULES_OPTIONS):
+        if decls[0] in ("--preset", "--rules"):
+            kwargs = {**kwargs, "multiple": True, "help": f"{kwargs['help']}; repeatable, a rule set each"}
+        command = click.option(*decls, **kwargs)(command)
+    return command
+
+
+def rule_sets_from_options(preset_name: tuple[str, ...], rules_text: tuple[str, ...], draw: str | None,
+                           passes: str | None, empty: str | None, worry: bool | None) -> list[Rules]:
+    """A rule set per ``--preset`` and ``--rules`` (default standard), the single options on top of each."""
+    bases = [(name, None) for name in preset_name] + [(None, text) for text in rules_text] or [(None, None)]
+    return [rules_from_options(name, text, draw, passes, empty, worry) for name, text in bases]
+
+
+_RUN_OPTIONS = (
+    click.option("--seeds", metavar="FIRST-LAST", help="seeds to solve, inclusive, e.g. 1-1000000"),
+    rule_sets_options,
+    click.option("--deal", "convention", metavar="CONVENTION",
+                 help=f"how seeds number deals: {', '.join(CONVENTIONS)} (default {DEFAULT_CONVENTION})"),
+    click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="local worker processes (default: all cores)"),
+    click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead"),
+    click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+                 help="seconds per solve, then the deal counts as unknown"),
+    click.option("--memory", type=click.IntRange(min=1), metavar="MB", help="memory per solve"),
+    click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve"),
+    click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
+                 help=f"seeds per chunk of a new survey (default {DEFAULT_CHUNK_SIZE})"),
+)
+
+
+def run_options(command: F) -> F:
+    """Add what to survey and how (seeds, rule sets, convention, workers, limits); pass them to
+    :func:`survey_from_options`."""
+    for decorator in reversed(_RUN_OPTIONS):
+        command = decorator(command)
+    return command
+
+
+def survey_from_options(out: str, seeds: str | None, convention: str | None, jobs: int | None,
+                        scheduler: str | None, timeout: float | None, memory: int | None,
+                        max_nodes: int | None, chunk_size: int | None, **rules: Any) -> SurveyRun:
+    """Run the survey chosen by :func:`run_options` into ``out``, with a progress bar."""
+    if seeds is None:
+        raise InputError("--seeds is required to solve a survey")
+    return run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
+               Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
+
+
+def _report(manifest: Manifest, table: Any, as_json: bool, text: Callable[[list[Any]], str],
+            slowest: int = 5) -> None:
+    summaries = summarize(table, manifest.rules, slowest)
+    if as_json:
+        click.echo(json.dumps({"survey": dataclasses.asdict(manifest),
+                               "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
+    else:
+        click.echo(f"{manifest.describe()}\n\n{text(summaries)}")
+
+
+@main.command()
+@run_options
+@click.option("--out", required=True, metavar="DIR", help="survey directory: created, resumed or extended")
+def survey(out: str, **options: Any) -> None:
+    """Solve --seeds under each rule set into DIR, a Parquet file per chunk of seeds.
+
+    Rerunning the same command resumes: finished chunks are skipped."""
+    try:
+        run = survey_from_options(out, **options)
+    except KeyboardInterrupt:
+        click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
+                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
+        sys.exit(130)
+    click.echo(f"{run.seeds} seeds surveyed in {out} ({run.seeds_done_before} were done before, "
+               f"{run.chunks_written} chunks solved now); see 'dsolve stats {out}'")
+
+
+@main.command()
+@click.argument("directory", metavar="DIR")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+@click.option("--slowest", default=5, show_default=True, type=click.IntRange(min=0),
+              help="how many of the slowest seeds to list")
+def stats(directory: str, as_json: bool, slowest: int) -> None:
+    """Per rule set of the survey in DIR: verdicts, winnable % with its 95 % range (Blake & Gent:
+    unknowns lost at the low end, won at the high end), solution lengths and times."""
+    _report(*load(Path(directory)), as_json, format_stats, slowest)
+
+
+@main.command()
+@click.argument("directory", metavar="[DIR]", required=False)
+@run_options
+@click.option("--out", metavar="DIR", help="with --seeds: keep the survey in DIR (default: discard it)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def compare(directory: str | None, out: str | None, as_json: bool, **options: Any) -> None:
+    """Rule sets side by side: winnable %, unknowns, solve times, solution lengths.
+
+    From the survey in DIR, or by solving --seeds under each --preset / --rules given."""
+    if directory is not None:
+        values = {**options, "out": out}
+        given = [p.opts[0] for p in click.get_current_context().command.params
+                 if p.name in values and values[p.name] not in (None, ())]
+        if given:
+            raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
+        _report(*load(Path(directory)), as_json, format_compare)
+        return
+    with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
+        survey_from_options(out or temp, **options)
+        _report(*load(Path(out or temp)), as_json, format_compare)
+

@@ -6,7 +6,6 @@ upper Wilson bound with unknowns won.
 """
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -158,10 +157,6 @@ def format_stats(summaries: Sequence[Summary]) -> str:
             f"  slowest   seeds {slow}",
         ]))
     return "\n\n".join(blocks)
-
-
-def format_json(summaries: Sequence[Summary]) -> str:
-    return json.dumps([s.to_dict() for s in summaries], indent=2)
 
 
 COMPARE_HEADER = ("rules", "n", "winnable % [95% range]", "unknown", "median s", "p99 s", "total s",

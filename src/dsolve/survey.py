@@ -90,6 +90,10 @@ class Manifest:
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=2) + "\n"
 
+    def describe(self) -> str:
+        seeds = ", ".join(f"{a}-{b}" for a, b in self.seeds)
+        return f"{self.convention} deals, seeds {seeds}; limits {self.limits}; dsolve {self.dsolve_version}"
+
     @classmethod
     def from_json(cls, text: str) -> "Manifest":
         data = json.loads(text)

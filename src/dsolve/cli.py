@@ -16,7 +16,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -28,8 +28,9 @@ from .deals import CONVENTIONS, exact_index, make_deal
 from .errors import InputError
 from .render import deal_json, render
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
-from .stats import format_compare, format_stats, summarize
-from .survey import DEFAULT_CHUNK_SIZE, Limits, Manifest, SurveyRun, load, parse_seeds, run_survey
+
+if TYPE_CHECKING:
+    from .survey import SurveyRun
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONVENTION = "solvitaire"
@@ -221,14 +222,15 @@ _RUN_OPTIONS = (
     rule_sets_options,
     click.option("--deal", "convention", metavar="CONVENTION",
                  help=f"how seeds number deals: {', '.join(CONVENTIONS)} (default {DEFAULT_CONVENTION})"),
-    click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="local worker processes (default: all cores)"),
+    click.option("--jobs", type=click.IntRange(min=1), metavar="N",
+                 help="local worker processes (default: all cores)"),
     click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead"),
     click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
                  help="seconds per solve, then the deal counts as unknown"),
     click.option("--memory", type=click.IntRange(min=1), metavar="MB", help="memory per solve"),
     click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve"),
     click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
-                 help=f"seeds per chunk of a new survey (default {DEFAULT_CHUNK_SIZE})"),
+                 help="seeds per chunk of a new survey (default: 100)"),
 )
 
 
@@ -244,20 +246,26 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
                         scheduler: str | None, timeout: float | None, memory: int | None,
                         max_nodes: int | None, chunk_size: int | None, **rules: Any) -> SurveyRun:
     """Run the survey chosen by :func:`run_options` into ``out``, with a progress bar."""
+    from .survey import Limits, parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
+
     if seeds is None:
         raise InputError("--seeds is required to solve a survey")
     return run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
-               Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
+                      Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
 
 
-def _report(manifest: Manifest, table: Any, as_json: bool, text: Callable[[list[Any]], str],
-            slowest: int = 5) -> None:
+def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> None:
+    """Print the stats report, or with ``compare`` the compare table, of the survey in ``directory``."""
+    from .stats import format_compare, format_stats, summarize
+    from .survey import load
+
+    manifest, table = load(Path(directory))
     summaries = summarize(table, manifest.rules, slowest)
     if as_json:
         click.echo(json.dumps({"survey": dataclasses.asdict(manifest),
                                "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
     else:
-        click.echo(f"{manifest.describe()}\n\n{text(summaries)}")
+        click.echo(f"{manifest.describe()}\n\n{(format_compare if compare else format_stats)(summaries)}")
 
 
 @main.command()
@@ -285,7 +293,7 @@ def survey(out: str, **options: Any) -> None:
 def stats(directory: str, as_json: bool, slowest: int) -> None:
     """Per rule set of the survey in DIR: verdicts, winnable % with its 95 % range (Blake & Gent:
     unknowns lost at the low end, won at the high end), solution lengths and times."""
-    _report(*load(Path(directory)), as_json, format_stats, slowest)
+    _report(directory, as_json, compare=False, slowest=slowest)
 
 
 @main.command()
@@ -303,9 +311,9 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
                  if p.name in values and values[p.name] not in (None, ())]
         if given:
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
-        _report(*load(Path(directory)), as_json, format_compare)
+        _report(directory, as_json, compare=True)
         return
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
-        _report(*load(Path(out or temp)), as_json, format_compare)
+        _report(out or temp, as_json, compare=True)
 

@@ -131,6 +131,7 @@ def test_rerun_skips_finished_chunks_and_extends(fake, tmp_path):
 def test_refuses_to_mix_surveys(fake, tmp_path, change, reason):
     out = tmp_path / "s"
     run_survey(out, range(1, 5), RULES, jobs=1)
+    assert json.loads((out / "manifest.json").read_text())["chunk_size"] == survey.DEFAULT_CHUNK_SOLVES // 2
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     args = {"rules": RULES, "convention": "solvitaire", "limits": Limits()} | change
     with pytest.raises(InputError, match=f"{reason} .* not mixed"):

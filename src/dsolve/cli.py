@@ -230,7 +230,7 @@ _RUN_OPTIONS = (
     click.option("--memory", type=click.IntRange(min=1), metavar="MB", help="memory per solve"),
     click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve"),
     click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
-                 help="seeds per chunk of a new survey (default: 100)"),
+                 help="seeds per chunk of a new survey (default: 200 solves' worth)"),
 )
 
 

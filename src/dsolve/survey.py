@@ -37,7 +37,7 @@ from .stats import WinRange
 MANIFEST = "manifest.json"
 LOCK = ".lock"
 FORMAT = 1
-DEFAULT_CHUNK_SIZE = 100
+DEFAULT_CHUNK_SOLVES = 200  # solves (seeds x rule sets) per chunk of a new survey: seconds to a minute
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 _CHUNK_RE = re.compile(r"^chunk-(\d+)\.parquet$")
 _META_FIRST, _META_STOP = b"dsolve.first", b"dsolve.stop"
@@ -390,7 +390,8 @@ def run_survey(
     """Survey ``seeds`` under each rule set into ``out``, skipping chunks already there.
 
     Local worker processes (``jobs``, default all cores) or the Dask scheduler at ``scheduler``.
-    ``chunk_size`` applies to a new directory; an existing one keeps its own. ``progress``: a
+    ``chunk_size`` (default: :data:`DEFAULT_CHUNK_SOLVES` solves' worth) applies to a new
+    directory; an existing one keeps its own. ``progress``: a
     progress bar on stderr when it is a terminal. Ctrl-C or SIGTERM raise KeyboardInterrupt after
     stopping the workers; every chunk written so far stays.
     """
@@ -406,7 +407,8 @@ def run_survey(
     for seed in (seeds[0], seeds[-1]):
         deals.make_deal(convention, seed)  # unknown convention or seed out of its range: fail now
     texts = tuple(dict.fromkeys(str(r) for r in rules))
-    wanted = Manifest(texts, convention, limits, chunk_size or DEFAULT_CHUNK_SIZE, ((seeds[0], seeds[-1]),))
+    chunk_size = chunk_size or max(1, DEFAULT_CHUNK_SOLVES // len(texts))
+    wanted = Manifest(texts, convention, limits, chunk_size, ((seeds[0], seeds[-1]),))
     with _claim(out):
         manifest = _reconcile(out, wanted)
         todo = plan(seeds, finished(out), manifest.chunk_size)

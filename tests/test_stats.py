@@ -28,6 +28,8 @@ def test_range_counts_unknowns_lost_then_won():
     assert r.upper == pytest.approx(wilson(850, 1000)[1])
     assert r.lower < 0.8 and r.upper > 0.85
     assert str(r).startswith("80.00-85.00% [")
+    assert r.explain().startswith("80.00% [77.41, 82.36] with unknowns lost, 85.00% [82.65, 87.08] with unknowns won")
+    assert r.to_dict()["range95"] == [100 * r.lower, 100 * r.upper]
     assert str(WinRange(4, 2, 0)).startswith("50.00% [")
 
 
@@ -62,9 +64,9 @@ def test_summary_without_wins_has_no_length():
 def test_reports():
     summaries = summarize(_table(), ["A", "B"])
     text = format_stats(summaries)
-    assert "4: 2 winnable, 1 unwinnable, 1 unknown" in text and "50.00-75.00%" in text
+    assert "4: 2 winnable, 1 unwinnable, 1 unknown" in text and "with unknowns won; 95% range 15.00-95.44%" in text
     data = json.loads(json.dumps([s.to_dict() for s in summaries]))
-    assert data[0]["rules"] == "A" and data[0]["winnable_percent"]["percent_unknowns_won"] == 75.0
+    assert data[0]["rules"] == "A" and data[0]["winnable_percent"]["unknowns_won"]["percent"] == 75.0
     assert data[0]["slowest"][0] == {"seed": 4, "seconds": 9.0, "verdict": "unknown"}
     table = format_compare(summaries).splitlines()
     assert len(table) == 3 and table[0].startswith("rules") and table[2].startswith("B ")

@@ -50,14 +50,24 @@ class WinRange:
         return (self.won + self.unknown) / self.n if self.n else 1.0
 
     @property
+    def interval_lost(self) -> tuple[float, float]:
+        """95 % Wilson interval with unknowns counted as lost."""
+        return wilson(self.won, self.n)
+
+    @property
+    def interval_won(self) -> tuple[float, float]:
+        """95 % Wilson interval with unknowns counted as won."""
+        return wilson(self.won + self.unknown, self.n)
+
+    @property
     def lower(self) -> float:
-        """Lower 95 % Wilson bound, unknowns lost."""
-        return wilson(self.won, self.n)[0]
+        """Low end of the range: lower bound with unknowns lost."""
+        return self.interval_lost[0]
 
     @property
     def upper(self) -> float:
-        """Upper 95 % Wilson bound, unknowns won."""
-        return wilson(self.won + self.unknown, self.n)[1]
+        """High end of the range: upper bound with unknowns won."""
+        return self.interval_won[1]
 
     def __str__(self) -> str:
         point = f"{100 * self.low:.2f}%"
@@ -65,9 +75,17 @@ class WinRange:
             point = f"{100 * self.low:.2f}-{100 * self.high:.2f}%"
         return f"{point} [{100 * self.lower:.2f}, {100 * self.upper:.2f}]"
 
-    def to_dict(self) -> dict[str, float]:
-        return {"percent_unknowns_lost": 100 * self.low, "percent_unknowns_won": 100 * self.high,
-                "lower95": 100 * self.lower, "upper95": 100 * self.upper}
+    def explain(self) -> str:
+        """Both intervals and the range they span, in words."""
+        (a, b), (c, d) = self.interval_lost, self.interval_won
+        return (f"{100 * self.low:.2f}% [{100 * a:.2f}, {100 * b:.2f}] with unknowns lost, "
+                f"{100 * self.high:.2f}% [{100 * c:.2f}, {100 * d:.2f}] with unknowns won; "
+                f"95% range {100 * self.lower:.2f}-{100 * self.upper:.2f}%")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"unknowns_lost": {"percent": 100 * self.low, "interval95": [100 * x for x in self.interval_lost]},
+                "unknowns_won": {"percent": 100 * self.high, "interval95": [100 * x for x in self.interval_won]},
+                "range95": [100 * self.lower, 100 * self.upper]}
 
 
 @dataclass(frozen=True)
@@ -151,7 +169,7 @@ def format_stats(summaries: Sequence[Summary]) -> str:
         blocks.append("\n".join([
             s.rules,
             f"  seeds     {s.n}: {s.winnable} winnable, {s.unwinnable} unwinnable, {s.unknown} unknown",
-            f"  winnable  {s.win}  (95% range: low end unknowns lost, high end unknowns won)",
+            f"  winnable  {s.win.explain()}",
             f"  length    {_spread_text(s.length, '.0f', ' moves')}",
             f"  time      {_spread_text(s.seconds, '.3g', ' s')}; total {s.total_seconds:.1f} s",
             f"  slowest   seeds {slow}",

@@ -146,8 +146,10 @@ def solve_chunk(task: Task) -> pa.Table:
 
 
 def _init_worker(parent: int) -> None:
-    """Local workers leave Ctrl-C to the parent, and die with it (Linux) rather than linger."""
+    """Local workers leave Ctrl-C to the parent, die when it terminates them, and die with it
+    (Linux) rather than linger."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # forked with the parent's handler, which would not die
     if sys.platform == "linux":
         import ctypes
 

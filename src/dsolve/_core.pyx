@@ -651,3 +651,12 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     finally:
         free(S.stack)
         table_free(&S.table)
+
+
+# Move kinds as Python sees them in a winning line.
+TABLEAU_FOUNDATION = MV_TABLEAU_FOUNDATION
+TABLEAU_TABLEAU = MV_TABLEAU_TABLEAU
+TALON_FOUNDATION = MV_TALON_FOUNDATION
+TALON_TABLEAU = MV_TALON_TABLEAU
+FOUNDATION_TABLEAU = MV_FOUNDATION_TABLEAU
+THEN_HOME = FLAG_THEN_HOME

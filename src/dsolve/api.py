@@ -1,0 +1,96 @@
+"""The public API: decide a deal with the native core and return a replayable winning line.
+
+The core searches macro moves (a talon card reached by turning the stock, a run moved and the
+exposed card sent home, safe cards sent home automatically). :func:`solve` expands them into the
+single steps of :mod:`dsolve.moves`, applying each to a :class:`dsolve.referee.Game`, so a line
+that comes out of here has already been checked move by move by the independent referee.
+"""
+from __future__ import annotations
+
+from . import _core
+from .deal import Deal
+from .deals import make_deal
+from .errors import InputError
+from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
+                    TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
+from .referee import Game
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Result
+from .rules import STANDARD_RULES, Rules
+
+DEFAULT_MEMORY_MB = 1024
+_EMPTY_CODES = {"king": 0, "any": 1, "none": 2}
+_VERDICTS = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}
+
+
+def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
+          timeout: float | None = None, memory_mb: float | None = None) -> Result:
+    """Decide ``deal`` under ``rules``.
+
+    ``max_nodes``, ``timeout`` (seconds) and ``memory_mb`` (transposition table) bound the search;
+    when one runs out the verdict is ``unknown`` and ``Result.limit`` names it.
+    """
+    if deal.shape.decks != 1:
+        raise InputError("two-deck deals are not supported by the solver yet")
+    for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("memory_mb", memory_mb)):
+        if value is not None and value <= 0:
+            raise InputError(f"{name} must be positive, got {value}")
+    verdict, line, nodes, seconds, peak, limit = _core.solve_position(
+        [list(p) for p in deal.tableau], list(deal.face_down), list(deal.stock),
+        deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
+        _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
+        memory_mb or DEFAULT_MEMORY_MB)
+    moves = expand_line(deal, rules, line) if verdict == 1 else ()
+    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit)
+
+
+def check(seed: int | str, rules: Rules = STANDARD_RULES, convention: str = "solvitaire",
+          **limits: float | None) -> Result:
+    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`)."""
+    return solve(make_deal(convention, seed), rules, **limits)  # type: ignore[arg-type]
+
+
+def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[Move, ...]:
+    """Turn the core's macro moves into single moves, each applied to (so checked by) a referee game."""
+    game = Game(deal, rules)
+    out: list[Move] = []
+
+    def play(move: Move) -> None:
+        game.apply(move)
+        out.append(move)
+
+    def bring_to_waste_top(card: int) -> None:
+        # The core promises the card is reachable in this pass or after one redeal.
+        for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
+            if game.waste and game.waste[-1] == card:
+                return
+            play(Move(TURN) if game.stock else Move(REDEAL))
+        raise RuntimeError(f"internal error: talon card {card} not reachable")
+
+    for step in line:
+        kind, card = step[0], step[-1]
+        if kind == _core.AUTO_HOME:
+            src = next((i for i, p in enumerate(game.piles) if p and p[-1] == card), None)
+            if src is not None:
+                play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
+            else:
+                bring_to_waste_top(card)
+                play(Move(WASTE_TO_FOUNDATION, card=card))
+            continue
+        _, src, dst, idx, flags, _ = step
+        if kind == _core.TABLEAU_FOUNDATION:
+            play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
+        elif kind == _core.TABLEAU_TABLEAU:
+            play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx, card=card))
+            if flags & _core.THEN_HOME:
+                play(Move(TABLEAU_TO_FOUNDATION, src=src, card=game.piles[src][-1]))
+        elif kind == _core.TALON_FOUNDATION:
+            bring_to_waste_top(card)
+            play(Move(WASTE_TO_FOUNDATION, card=card))
+        elif kind == _core.TALON_TABLEAU:
+            bring_to_waste_top(card)
+            play(Move(WASTE_TO_TABLEAU, dst=dst, card=card))
+        else:
+            play(Move(FOUNDATION_TO_TABLEAU, dst=dst, card=card))
+    if not game.won:
+        raise RuntimeError("internal error: the winning line does not win")
+    return tuple(out)

@@ -341,8 +341,7 @@ class _Tally:
 
     def __str__(self) -> str:
         ranges = [WinRange(n, won, unknown) for n, won, unknown in self.counts.values()]
-        unknowns = sum(r.unknown for r in ranges)
-        return "winnable " + " | ".join(map(str, ranges)) + f", unknown {unknowns}"
+        return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
 
 
 def _drive(executor: Executor, window: int, tasks: Iterator[Task],

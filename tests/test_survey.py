@@ -1,21 +1,19 @@
 """Surveys: chunk planning, Parquet chunks and manifest, resume, refusals, Dask, kills."""
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 
 import pytest
 from test_cli import fails, ok
 
 import dsolve
-from dsolve import survey
+from dsolve import api, survey
 from dsolve.deals import make_deal
 from dsolve.errors import InputError
 from dsolve.moves import TURN, Move
@@ -40,21 +38,12 @@ def install_fake_solver(delay: float = 0.0) -> None:
     """Put :func:`fake_solve` in place of the native solver (for a process of its own)."""
     global DELAY
     DELAY = delay
-    _api().solve = fake_solve
-
-
-def _api() -> types.ModuleType:
-    try:
-        return importlib.import_module("dsolve.api")
-    except ImportError:  # the native solver has not landed: a placeholder module to patch
-        module = sys.modules["dsolve.api"] = types.ModuleType("dsolve.api")
-        dsolve.api = module
-        return module
+    api.solve = fake_solve
 
 
 @pytest.fixture
 def fake(monkeypatch):
-    monkeypatch.setattr(_api(), "solve", fake_solve, raising=False)
+    monkeypatch.setattr(api, "solve", fake_solve)
 
 
 def expected_rows(seeds, rules=RULES, convention="solvitaire") -> list[tuple]:
@@ -160,7 +149,7 @@ def test_worker_error_stops_the_run_and_keeps_finished_chunks(monkeypatch, tmp_p
             raise RuntimeError("solver bug")
         return fake_solve(deal, rules)
 
-    monkeypatch.setattr(_api(), "solve", failing, raising=False)
+    monkeypatch.setattr(api, "solve", failing)
     out = tmp_path / "s"
     with pytest.raises(RuntimeError, match="solver bug"):
         run_survey(out, range(0, 20), RULES, jobs=1, chunk_size=5)
@@ -179,6 +168,28 @@ def test_dask_dataset_is_identical(fake, tmp_path):
     assert sorted(p.name for p in (tmp_path / "dask").glob("chunk-*")) == \
         sorted(p.name for p in (tmp_path / "local").glob("chunk-*"))
     assert rows_of(tmp_path / "dask") == rows_of(tmp_path / "local")
+
+
+def test_real_solver_locally_and_on_dask(tmp_path):
+    """The native solver under a node limit: the same rows as solving each seed directly, and the
+    same dataset from local workers and from Dask."""
+    distributed = pytest.importorskip("distributed")
+    limits = Limits(max_nodes=20000)
+    run_survey(tmp_path / "local", range(1, 7), RULES, limits=limits, jobs=2, chunk_size=3)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        run_survey(tmp_path / "dask", range(1, 7), RULES, limits=limits, scheduler=cluster.scheduler_address,
+                   chunk_size=3)
+    direct = []
+    for seed in range(1, 7):
+        for rules in RULES:
+            res = api.solve(make_deal("solvitaire", seed), rules, max_nodes=limits.max_nodes)
+            direct.append((seed, str(rules), res.verdict, len(res.moves) if res.verdict == "winnable" else None,
+                           res.nodes))
+    local = rows_of(tmp_path / "local")
+    assert [row[:5] for row in local] == sorted(direct, key=lambda r: r[:2])
+    assert [row[:5] for row in rows_of(tmp_path / "dask")] == [row[:5] for row in local]
+    assert {row[2] for row in local} >= {"winnable", "unknown"}
 
 
 def test_unreachable_scheduler(fake, tmp_path, monkeypatch):

@@ -380,9 +380,12 @@ cdef inline void state_key(const Config* cfg, const State* s, uint64_t* ka, uint
 # positions already reached (a DFS with a visited set is complete for reaching a win), and loops
 # through positions not stored are caught by checking the current path.
 
+cdef struct Slot:
+    uint64_t a
+    uint64_t b
+
 cdef struct Table:
-    uint64_t* a
-    uint64_t* b
+    Slot* slot          # both key lanes side by side: a probe touches one cache line
     size_t cap
     size_t count
     size_t max_cap
@@ -390,24 +393,22 @@ cdef struct Table:
 
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.max_cap = 1 << 12
-    while t.max_cap * 2 * 16 <= max_bytes:
+    while t.max_cap * 2 * sizeof(Slot) <= max_bytes:
         t.max_cap *= 2
     t.cap = 1 << 16 if t.max_cap > (1 << 16) else t.max_cap
     t.count = 0
     t.full = False
-    t.a = <uint64_t*>calloc(t.cap, 8)
-    t.b = <uint64_t*>calloc(t.cap, 8)
-    return t.a != NULL and t.b != NULL
+    t.slot = <Slot*>calloc(t.cap, sizeof(Slot))
+    return t.slot != NULL
 
 cdef void table_free(Table* t) noexcept nogil:
-    free(t.a)
-    free(t.b)
+    free(t.slot)
 
 cdef inline bint table_has(const Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     cdef size_t mask = t.cap - 1
     cdef size_t i = <size_t>(kb & mask)
-    while t.a[i] != 0:
-        if t.a[i] == ka and t.b[i] == kb:
+    while t.slot[i].a != 0:
+        if t.slot[i].a == ka and t.slot[i].b == kb:
             return True
         i = (i + 1) & mask
     return False
@@ -415,31 +416,25 @@ cdef inline bint table_has(const Table* t, uint64_t ka, uint64_t kb) noexcept no
 cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     cdef size_t mask = t.cap - 1
     cdef size_t i = <size_t>(kb & mask)
-    while t.a[i] != 0:
+    while t.slot[i].a != 0:
         i = (i + 1) & mask
-    t.a[i] = ka
-    t.b[i] = kb
+    t.slot[i].a = ka
+    t.slot[i].b = kb
     t.count += 1
 
 cdef bint table_grow(Table* t) noexcept nogil:
-    cdef uint64_t* old_a = t.a
-    cdef uint64_t* old_b = t.b
+    cdef Slot* old = t.slot
     cdef size_t old_cap = t.cap, i
-    cdef uint64_t* na = <uint64_t*>calloc(old_cap * 2, 8)
-    cdef uint64_t* nb = <uint64_t*>calloc(old_cap * 2, 8)
-    if na == NULL or nb == NULL:
-        free(na)
-        free(nb)
+    cdef Slot* grown = <Slot*>calloc(old_cap * 2, sizeof(Slot))
+    if grown == NULL:
         return False
-    t.a = na
-    t.b = nb
+    t.slot = grown
     t.cap = old_cap * 2
     t.count = 0
     for i in range(old_cap):
-        if old_a[i] != 0:
-            table_put(t, old_a[i], old_b[i])
-    free(old_a)
-    free(old_b)
+        if old[i].a != 0:
+            table_put(t, old[i].a, old[i].b)
+    free(old)
     return True
 
 cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:

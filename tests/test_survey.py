@@ -1,6 +1,7 @@
 """Surveys: chunk planning, Parquet chunks and manifest, resume, refusals, Dask, kills."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -141,6 +142,17 @@ def test_bad_directories_and_inputs(fake, tmp_path):
     assert not (tmp_path / "new").exists()
     with pytest.raises(InputError, match="not a survey directory"):
         load(tmp_path / "other")
+
+
+def test_failed_write_is_an_input_error_and_leaves_no_temporary_file(fake, tmp_path, monkeypatch):
+    def disk_full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(survey.pq, "write_table", disk_full)
+    out = tmp_path / "s"
+    with pytest.raises(InputError, match="cannot write .*chunk-000000000.parquet: No space left on device"):
+        run_survey(out, range(0, 10), RULES, jobs=1, chunk_size=5)
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "manifest.json"]
 
 
 def test_worker_error_stops_the_run_and_keeps_finished_chunks(monkeypatch, tmp_path):

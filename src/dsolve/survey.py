@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.dataset as ds
@@ -199,21 +200,30 @@ def chunk_path(out: Path, first: int) -> Path:
     return out / f"chunk-{first:09d}.parquet"
 
 
-def write_chunk(out: Path, first: int, stop: int, table: pa.Table) -> Path:
-    """Write a chunk atomically: to a temporary name in ``out``, synced, then renamed."""
-    final = chunk_path(out, first)
-    temp = out / f".{final.name}.tmp"
-    table = table.replace_schema_metadata({_META_FIRST: str(first).encode(), _META_STOP: str(stop).encode()})
+@contextmanager
+def _atomic(path: Path) -> Iterator[BinaryIO]:
+    """A file written under a temporary name beside ``path``, synced, then renamed to ``path``:
+    complete or absent."""
+    temp = path.with_name(f".{path.name}.tmp")
     try:
         with open(temp, "wb") as f:
-            pq.write_table(table, f)
+            yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(temp, final)
-    except BaseException:
+        os.replace(temp, path)
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
         temp.unlink(missing_ok=True)
-        raise
-    return final
+
+
+def write_chunk(out: Path, first: int, stop: int, table: pa.Table) -> Path:
+    """Write the rows of seeds ``first`` up to ``stop`` as one chunk file, atomically."""
+    path = chunk_path(out, first)
+    with _atomic(path) as f:
+        pq.write_table(table.replace_schema_metadata(
+            {_META_FIRST: str(first).encode(), _META_STOP: str(stop).encode()}), f)
+    return path
 
 
 def chunk_files(out: Path) -> list[Path]:
@@ -256,9 +266,8 @@ def read_manifest(out: Path) -> Manifest:
 
 
 def _write_manifest(out: Path, manifest: Manifest) -> None:
-    temp = out / f".{MANIFEST}.tmp"
-    temp.write_text(manifest.to_json())
-    os.replace(temp, out / MANIFEST)
+    with _atomic(out / MANIFEST) as f:
+        f.write(manifest.to_json().encode())
 
 
 def load(out: Path) -> tuple[Manifest, pa.Table]:
@@ -288,17 +297,15 @@ def _reconcile(out: Path, wanted: Manifest) -> Manifest:
             raise InputError(f"{out} is not empty and is not a survey directory (no {MANIFEST})")
         return wanted
     have = read_manifest(out)
-    mismatch = (
-        ("deal convention", have.convention, wanted.convention) if have.convention != wanted.convention else
-        ("rule sets", "; ".join(have.rules), "; ".join(wanted.rules)) if set(have.rules) != set(wanted.rules) else
-        ("limits", str(have.limits), str(wanted.limits)) if have.limits != wanted.limits else
-        ("dsolve version", have.dsolve_version, wanted.dsolve_version)
-        if have.dsolve_version != wanted.dsolve_version else None
-    )
-    if mismatch:
-        what, theirs, ours = mismatch
-        raise InputError(f"{out} holds a survey with {what} {theirs}, not {ours}: "
-                         "surveys are not mixed, use another directory")
+    for what, theirs, ours in (
+        ("deal convention", have.convention, wanted.convention),
+        ("rule sets", "; ".join(sorted(have.rules)), "; ".join(sorted(wanted.rules))),
+        ("limits", str(have.limits), str(wanted.limits)),
+        ("dsolve version", have.dsolve_version, wanted.dsolve_version),
+    ):
+        if theirs != ours:
+            raise InputError(f"{out} holds a survey with {what} {theirs}, not {ours}: "
+                             "surveys are not mixed, use another directory")
     return dataclasses.replace(have, seeds=_merge([*have.seeds, *wanted.seeds]))
 
 

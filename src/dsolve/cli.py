@@ -288,7 +288,7 @@ def survey(out: str, **options: Any) -> None:
 @main.command()
 @click.argument("directory", metavar="DIR")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-@click.option("--slowest", default=5, show_default=True, type=click.IntRange(min=0),
+@click.option("--slowest", default=5, show_default=True, type=click.IntRange(min=0), metavar="N",
               help="how many of the slowest seeds to list")
 def stats(directory: str, as_json: bool, slowest: int) -> None:
     """Per rule set of the survey in DIR: verdicts, winnable % with its 95 % range (Blake & Gent:

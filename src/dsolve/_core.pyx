@@ -338,6 +338,79 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
 
 
 # ---------------------------------------------------------------------------------------------
+# Dead ends
+
+cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
+    """Whether some card provably can never move again (so the position cannot be won).
+
+    Candidates are the cards at or below each pile's lowest face-up card: such a card leaves only
+    by moving itself, home or as the head of a run. G starts as all candidates; a card leaves G
+    while one of its routes may still open: home (every lower card of its suit is home, or could
+    get there: not itself in G, not under a card of G), onto a parent (one rank up, other colour:
+    on a pile and not under a card of G, in the talon, or home when worrying back is allowed), or
+    into an empty column (allowed for it by the rule). What is left is sound (the greatest fixed
+    point): the first card of G ever to move would need a route that only a move of a card of G
+    could open. Nothing ever enters the region below a pile's lowest face-up card, so G only
+    shrinks as play goes on; new dead ends come only from parents sent home for good."""
+    cdef signed char pile_of[MAX_CARD]
+    cdef signed char pos_of[MAX_CARD]
+    cdef bint stuck[MAX_PILES][PILE_CAP]
+    cdef int top_stuck[MAX_PILES]
+    cdef int p, k, q, r, su, x, n_stuck = 0
+    cdef bint changed = True, movable
+    cdef uint8_t d
+    if cfg.empty_rule == EMPTY_ANY:
+        return False
+    memset(pile_of, -1, MAX_CARD)
+    for p in range(cfg.piles):
+        top_stuck[p] = -1
+        for k in range(s.length[p]):
+            pile_of[s.card[p][k]] = <signed char>p
+            pos_of[s.card[p][k]] = <signed char>k
+            stuck[p][k] = k <= s.down[p]
+            if stuck[p][k]:
+                top_stuck[p] = k
+                n_stuck += 1
+    while changed and n_stuck > 0:
+        changed = False
+        for p in range(cfg.piles):
+            for k in range(s.length[p]):
+                if not stuck[p][k]:
+                    continue
+                d = s.card[p][k]
+                r = rank_of(d)
+                su = suit_of(d)
+                movable = cfg.empty_rule == EMPTY_KING and r == cfg.ranks - 1
+                if not movable:
+                    movable = True
+                    for q in range(s.home[su], r):
+                        x = q * 4 + su
+                        if pile_of[x] >= 0 and (pos_of[x] < top_stuck[pile_of[x]]
+                                                or stuck[pile_of[x]][pos_of[x]]):
+                            movable = False
+                            break
+                if not movable and r + 1 < cfg.ranks:
+                    for q in range(cfg.suits):
+                        if (q & 1) == (su & 1):
+                            continue
+                        x = (r + 1) * 4 + q
+                        if s.home[q] > r + 1:
+                            if cfg.worry_back:
+                                movable = True
+                        elif pile_of[x] < 0 or pos_of[x] >= top_stuck[pile_of[x]]:
+                            movable = True
+                if movable:
+                    stuck[p][k] = False
+                    n_stuck -= 1
+                    changed = True
+                    top_stuck[p] = -1
+                    for x in range(k + 1):
+                        if stuck[p][x]:
+                            top_stuck[p] = x
+    return n_stuck > 0
+
+
+# ---------------------------------------------------------------------------------------------
 # Canonical key: two 64-bit lanes; piles without face-down cards are summed as a multiset, so the
 # key does not depend on their order. The lowest bit of lane a is forced on (0 marks an empty slot).
 
@@ -529,6 +602,8 @@ cdef int search(Search* S) noexcept nogil:
         state_key(&S.cfg, &child.s, &child.ka, &child.kb)
         if seen_before(S, d, child.ka, child.kb):
             continue
+        if not S.cfg.worry_back and dead_end(&S.cfg, &child.s):
+            continue
         child.stored = not S.table.full
         table_add(&S.table, child.ka, child.kb)
         child.stored = child.stored and not S.table.full
@@ -628,6 +703,8 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
             root.nsafe = apply_safe_moves(&S.cfg, &root.s, root.safe)
             if root.s.total_home == S.cfg.total:
                 result = 2
+            elif dead_end(&S.cfg, &root.s):
+                result = 0
             else:
                 state_key(&S.cfg, &root.s, &root.ka, &root.kb)
                 table_add(&S.table, root.ka, root.kb)

@@ -21,6 +21,9 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 AUTO_HOME = 255          # kind of a recorded automatic (safe) move to the foundation
 
+cdef extern from *:
+    void __builtin_prefetch(const void* address) nogil
+
 cdef enum:
     LIMIT_NONE = 0
     LIMIT_NODES = 1
@@ -261,20 +264,16 @@ cdef inline int classify_run(const State* s, Move* moves, int n, int cls, int a,
             n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, FLAG_THEN_HOME, s.card[a][i])
     return n
 
-cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty) noexcept nogil:
-    """K+ talon moves (Bjarnason, Tadepalli & Fern 2007): every card reachable by turning the
-    stock, as one move. With c cards in the waste, L in the talon and draw N: this pass reaches
-    c-1, c+N-1, c+2N-1, ... and L-1; after one redeal N-1, 2N-1, ...; further redeals reach
-    nothing new. A position reachable in this pass is never taken through a redeal (same result,
-    one redeal fewer spent)."""
-    cdef int L = s.talon_len, c = s.waste_len, N = cfg.draw, j, b, flags
+cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) noexcept nogil:
+    """The talon positions reachable now (K+, Bjarnason, Tadepalli & Fern 2007), each with
+    FLAG_REDEAL when it takes a redeal. With c cards in the waste, L in the talon and draw N: this
+    pass reaches c-1, c+N-1, c+2N-1, ... and L-1; after one redeal N-1, 2N-1, ...; further redeals
+    reach nothing new. A position reachable in this pass is never taken through a redeal (same
+    result, one redeal fewer spent)."""
+    cdef int L = s.talon_len, c = s.waste_len, N = cfg.draw, j, npos = 0
     cdef uint64_t seen = 0
-    cdef int pos[MAX_TALON]
-    cdef int pflags[MAX_TALON]
-    cdef int npos = 0
-    cdef uint8_t x
     if L == 0:
-        return n
+        return 0
     if c > 0:
         pos[npos] = c - 1; pflags[npos] = 0; npos += 1
         seen |= (<uint64_t>1) << (c - 1)
@@ -292,6 +291,14 @@ cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int em
             if not (seen >> j) & 1:
                 pos[npos] = j; pflags[npos] = FLAG_REDEAL; npos += 1
             j += N
+    return npos
+
+cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty) noexcept nogil:
+    """Every reachable talon card to its foundation or onto the tableau, as one move each."""
+    cdef int pos[MAX_TALON]
+    cdef int pflags[MAX_TALON]
+    cdef int npos = talon_reach(cfg, s, pos, pflags), j, b, flags
+    cdef uint8_t x
     for j in range(npos):
         x = cfg.stock_card[s.talon[pos[j]]]
         flags = pflags[j]
@@ -535,6 +542,7 @@ cdef struct Frame:
     int nsafe
     uint8_t safe[MAX_CARD]
     Move moves[MAX_MOVES]
+    Slot child_key[MAX_MOVES]     # key of the position each move leads to; a == 0: a win
 
 cdef struct Search:
     Config cfg
@@ -546,6 +554,7 @@ cdef struct Search:
     long long max_nodes
     double deadline
     int limit
+    State scratch
 
 cdef inline double now() noexcept nogil:
     cdef timespec ts
@@ -576,6 +585,33 @@ cdef bint reserve(Search* S, int depth) noexcept nogil:
     S.cap *= 2
     return True
 
+cdef void expand(Search* S, Frame* f) noexcept nogil:
+    """Generate f's moves, key the position each leads to, and drop those already in the table.
+
+    All keys are computed (and their table slots prefetched) before any is looked up, so the
+    cache misses of a node's children overlap instead of coming one after another."""
+    cdef int i, kept = 0
+    cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
+    cdef uint8_t sent[MAX_CARD]
+    for i in range(n):
+        memcpy(&S.scratch, &f.s, sizeof(State))
+        apply_move(&S.cfg, &S.scratch, f.moves[i])
+        apply_safe_moves(&S.cfg, &S.scratch, sent)
+        if S.scratch.total_home == S.cfg.total:
+            f.child_key[i].a = 0
+            f.child_key[i].b = 0
+        else:
+            state_key(&S.cfg, &S.scratch, &f.child_key[i].a, &f.child_key[i].b)
+            __builtin_prefetch(&S.table.slot[f.child_key[i].b & (S.table.cap - 1)])
+    for i in range(n):
+        if f.child_key[i].a != 0 and table_has(&S.table, f.child_key[i].a, f.child_key[i].b):
+            continue
+        f.moves[kept] = f.moves[i]
+        f.child_key[kept] = f.child_key[i]
+        kept += 1
+    f.nmoves = kept
+    f.next = 0
+
 cdef int search(Search* S) noexcept nogil:
     """Depth-first search from stack[0]. Returns 1 win, 0 exhausted, -1 stopped (S.limit says why)."""
     cdef Frame* f
@@ -592,14 +628,15 @@ cdef int search(Search* S) noexcept nogil:
             return -1
         f = &S.stack[d]
         child = &S.stack[d + 1]
+        child.ka = f.child_key[f.next].a
+        child.kb = f.child_key[f.next].b
         memcpy(&child.s, &f.s, sizeof(State))
         apply_move(&S.cfg, &child.s, f.moves[f.next])
         f.next += 1
         child.nsafe = apply_safe_moves(&S.cfg, &child.s, child.safe)
-        if child.s.total_home == S.cfg.total:
+        if child.ka == 0:
             S.depth = d
             return 1
-        state_key(&S.cfg, &child.s, &child.ka, &child.kb)
         if seen_before(S, d, child.ka, child.kb):
             continue
         if not S.cfg.worry_back and dead_end(&S.cfg, &child.s):
@@ -621,8 +658,7 @@ cdef int search(Search* S) noexcept nogil:
                 if interrupted:
                     S.limit = LIMIT_INTERRUPT
                     return -1
-        child.nmoves = gen_moves(&S.cfg, &child.s, child.moves)
-        child.next = 0
+        expand(S, child)
         d += 1
     return 0
 
@@ -709,8 +745,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                 state_key(&S.cfg, &root.s, &root.ka, &root.kb)
                 table_add(&S.table, root.ka, root.kb)
                 root.stored = not S.table.full
-                root.nmoves = gen_moves(&S.cfg, &root.s, root.moves)
-                root.next = 0
+                expand(&S, root)
                 result = search(&S)
         if result == 2:
             line = [(AUTO_HOME, root.safe[k]) for k in range(root.nsafe)]

@@ -221,7 +221,7 @@ def test_cli_survey_stats_compare(fake, tmp_path):
     assert "40 seeds surveyed in" in ok("survey", *args, "--out", out)
     assert "(40 were done before, 0 chunks solved now)" in ok("survey", *args, "--out", out)
     report = ok("stats", out)
-    assert report.startswith("solvitaire deals, seeds 1-40; limits max_nodes=none")
+    assert report.startswith("solvitaire deals: 40 of 40 seeds (1-40) solved; limits max_nodes=none")
     assert "draw=1,passes=3,empty=king,worry=yes\n  seeds     40: " in report
     data = json.loads(ok("stats", out, "--json"))
     assert data["survey"]["rules"] == ["draw=3,passes=unlimited,empty=king,worry=yes",

@@ -265,7 +265,8 @@ def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> N
         click.echo(json.dumps({"survey": dataclasses.asdict(manifest),
                                "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
     else:
-        click.echo(f"{manifest.describe()}\n\n{(format_compare if compare else format_stats)(summaries)}")
+        report = (format_compare if compare else format_stats)(summaries)
+        click.echo(f"{manifest.describe(table.num_rows)}\n\n{report}")
 
 
 @main.command()

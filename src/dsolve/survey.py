@@ -91,9 +91,12 @@ class Manifest:
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), indent=2) + "\n"
 
-    def describe(self) -> str:
-        seeds = ", ".join(f"{a}-{b}" for a, b in self.seeds)
-        return f"{self.convention} deals, seeds {seeds}; limits {self.limits}; dsolve {self.dsolve_version}"
+    def describe(self, rows: int) -> str:
+        """One line about the survey, which has ``rows`` rows so far."""
+        asked = ", ".join(f"{a}-{b}" for a, b in self.seeds)
+        total = sum(b - a + 1 for a, b in self.seeds)
+        return (f"{self.convention} deals: {rows // len(self.rules)} of {total} seeds ({asked}) solved; "
+                f"limits {self.limits}; dsolve {self.dsolve_version}")
 
     @classmethod
     def from_json(cls, text: str) -> "Manifest":

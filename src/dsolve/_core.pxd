@@ -1,5 +1,5 @@
 # Declarations of the native core: the position, the macro move and the game configuration.
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 cdef enum:
     MAX_PILES = 9        # two-deck Klondike deals nine columns
@@ -63,3 +63,5 @@ cdef struct State:
     uint8_t redeals_left                # UNLIMITED when passes are unlimited
     uint8_t total_home
     uint64_t talon_mask                 # bit i set while original stock card i is in the talon
+    uint64_t pile_key[MAX_PILES][2]     # each pile's share of the position key (see state_key)
+    uint16_t stale                      # piles changed since their pile_key was computed

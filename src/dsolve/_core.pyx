@@ -13,7 +13,7 @@ one empty column as the target of a move, no pointless whole-pile moves, no worr
 card that would be safe, and the cursor normalisation of unlimited redeals.
 """
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -109,6 +109,10 @@ cdef inline void normalise_cursor(const Config* cfg, State* s) noexcept nogil:
 cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
     cdef uint8_t c
     cdef int n
+    if m.kind == MV_TABLEAU_FOUNDATION or m.kind == MV_TABLEAU_TABLEAU:
+        s.stale |= 1 << m.src
+    if m.kind != MV_TABLEAU_FOUNDATION and m.kind != MV_TALON_FOUNDATION:
+        s.stale |= 1 << m.dst
     if m.kind == MV_TABLEAU_FOUNDATION:
         s.length[m.src] -= 1
         send_home(s, s.card[m.src][s.length[m.src]])
@@ -150,6 +154,7 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                 c = s.card[p][s.length[p] - 1]
                 if goes_home(s, c) and is_safe(cfg, s, c):
                     s.length[p] -= 1
+                    s.stale |= 1 << p
                     send_home(s, c)
                     flip(s, p)
                     record[n] = c
@@ -440,22 +445,31 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 31
     return x
 
-cdef inline void state_key(const Config* cfg, const State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
-    cdef uint64_t a = 0, b = 0, pa, pb, c
-    cdef int p, k
+cdef inline void pile_key(const State* s, int p, uint64_t* pa, uint64_t* pb) noexcept nogil:
+    """Pile p's share of the key: its face-up cards, and its column if it has face-down cards."""
+    cdef uint64_t c = <uint64_t>((p + 1) * 32 + s.down[p]) if s.down[p] > 0 else 0
+    cdef uint64_t a = c ^ <uint64_t>0x243f6a8885a308d3
+    cdef uint64_t b = c ^ <uint64_t>0x13198a2e03707344
+    cdef int k
+    for k in range(s.down[p], s.length[p]):
+        c = s.card[p][k] + 1
+        a = (a ^ c) * <uint64_t>0x9e3779b97f4a7c15
+        a ^= a >> 32
+        b = (b + c) * <uint64_t>0xc2b2ae3d27d4eb4f
+        b ^= b >> 29
+    pa[0] = mix64(a)
+    pb[0] = mix64(b ^ <uint64_t>0xa4093822299f31d0)
+
+cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
+    """The key of s; the shares of piles changed since the last key are recomputed."""
+    cdef uint64_t a = 0, b = 0, c
+    cdef int p
     for p in range(cfg.piles):
-        # A pile with face-down cards is tied to its column (its hidden cards); one without is not.
-        c = <uint64_t>((p + 1) * 32 + s.down[p]) if s.down[p] > 0 else 0
-        pa = c ^ <uint64_t>0x243f6a8885a308d3
-        pb = c ^ <uint64_t>0x13198a2e03707344
-        for k in range(s.down[p], s.length[p]):
-            c = s.card[p][k] + 1
-            pa = (pa ^ c) * <uint64_t>0x9e3779b97f4a7c15
-            pa ^= pa >> 32
-            pb = (pb + c) * <uint64_t>0xc2b2ae3d27d4eb4f
-            pb ^= pb >> 29
-        a += mix64(pa)
-        b += mix64(pb ^ <uint64_t>0xa4093822299f31d0)
+        if (s.stale >> p) & 1:
+            pile_key(s, p, &s.pile_key[p][0], &s.pile_key[p][1])
+        a += s.pile_key[p][0]
+        b += s.pile_key[p][1]
+    s.stale = 0
     c = (<uint64_t>s.home[0] | (<uint64_t>s.home[1] << 8) | (<uint64_t>s.home[2] << 16)
          | (<uint64_t>s.home[3] << 24) | (<uint64_t>s.waste_len << 32)
          | (<uint64_t>s.redeals_left << 40))
@@ -610,6 +624,8 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     cdef int i, kept = 0
     cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
     cdef uint8_t sent[MAX_CARD]
+    cdef uint64_t ka, kb
+    state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
         memcpy(&S.scratch, &f.s, sizeof(State))
         apply_move(&S.cfg, &S.scratch, f.moves[i])
@@ -774,6 +790,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         start_state.talon[k] = k
         start_state.talon_mask |= (<uint64_t>1) << k
     start_state.redeals_left = UNLIMITED if passes == 0 else passes - 1
+    start_state.stale = (1 << MAX_PILES) - 1
     S.cap = 64
     S.stack = <Frame*>malloc(sizeof(Frame) * S.cap)
     if S.stack == NULL or not table_init(&S.table, <size_t>(memory_mb * 1048576.0)):

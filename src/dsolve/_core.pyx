@@ -298,8 +298,39 @@ cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) n
             j += N
     return npos
 
+cdef bint could_build_on(const Config* cfg, const State* s, uint8_t y) noexcept nogil:
+    """Whether the next move could build on y, once y is on the tableau: a card one rank lower of
+    the other colour in the talon (every talon card is reachable: draw 1, unlimited passes),
+    heading a run move the generator makes, or on top of its foundation, free to come back."""
+    cdef int q, z, a, k
+    if rank_of(y) == 0:
+        return False
+    for k in range(s.talon_len):
+        z = cfg.stock_card[s.talon[k]]
+        if rank_of(z) + 1 == rank_of(y) and (z ^ y) & 1:
+            return True
+    for q in range(cfg.suits):
+        if (q & 1) == (y & 1):
+            continue
+        z = (rank_of(y) - 1) * 4 + q
+        if cfg.worry_back and s.home[q] == rank_of(y) and not is_safe(cfg, s, <uint8_t>z):
+            return True
+    for a in range(cfg.piles):
+        for k in range(run_start(s, a), s.length[a]):
+            z = s.card[a][k]
+            if can_stack(<uint8_t>z, y) and (k == s.down[a] or goes_home(s, s.card[a][k - 1])):
+                return True
+    return False
+
 cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty) noexcept nogil:
-    """Every reachable talon card to its foundation or onto the tableau, as one move each."""
+    """Every reachable talon card to its foundation or onto the tableau, as one move each.
+
+    With draw 1 and unlimited passes the talon is a reserve: taking a card out changes nothing
+    else about it, so a card played onto the tableau matters only once it is used. Its first use
+    is a card built on it; a move of the card itself rewrites into playing it from the talon
+    straight to where it goes. Every move in between touches neither it nor the card it covers,
+    so can be made first: some winning line, if any, builds on it at once. There, a talon card
+    goes to the tableau only when something could be built on it next (could_build_on)."""
     cdef int pos[MAX_TALON]
     cdef int pflags[MAX_TALON]
     cdef int npos = talon_reach(cfg, s, pos, pflags), j, b, flags
@@ -309,6 +340,8 @@ cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int em
         flags = pflags[j]
         if goes_home(s, x):
             n = add(moves, n, MV_TALON_FOUNDATION, 0, 0, pos[j], flags, x)
+        if cfg.draw1_reserve and not could_build_on(cfg, s, x):
+            continue
         for b in range(cfg.piles):
             if s.length[b] == 0:
                 if b == empty and may_fill_empty(cfg, x):

@@ -300,8 +300,9 @@ cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) n
 
 cdef bint could_build_on(const Config* cfg, const State* s, uint8_t y) noexcept nogil:
     """Whether the next move could build on y, once y is on the tableau: a card one rank lower of
-    the other colour in the talon (every talon card is reachable: draw 1, unlimited passes),
-    heading a run move the generator makes, or on top of its foundation, free to come back."""
+    the other colour in the talon, heading a run move the generator makes, or on top of its
+    foundation, free to come back. (Any talon card counts: an over-approximation of what is
+    reachable, exact for draw 1 with unlimited passes.)"""
     cdef int q, z, a, k
     if rank_of(y) == 0:
         return False
@@ -320,6 +321,21 @@ cdef bint could_build_on(const Config* cfg, const State* s, uint8_t y) noexcept 
             z = s.card[a][k]
             if can_stack(<uint8_t>z, y) and (k == s.down[a] or goes_home(s, s.card[a][k - 1])):
                 return True
+    return False
+
+cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    """Whether foundation card c (its suit's next-to-top; -4 wraps past an ace) could come back
+    onto the tableau by the next move once the card above it has: not safe, and some pile's top
+    card or an empty column takes it."""
+    cdef int a
+    if c >= MAX_CARD or is_safe(cfg, s, c):
+        return False
+    for a in range(cfg.piles):
+        if s.length[a] == 0:
+            if may_fill_empty(cfg, c):
+                return True
+        elif can_stack(c, s.card[a][s.length[a] - 1]):
+            return True
     return False
 
 cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty) noexcept nogil:
@@ -382,7 +398,14 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             c = <uint8_t>((s.home[su] - 1) * 4 + su)
             # A card that would be safe at once would go straight back home: the two moves cancel
             # (Blake & Gent, Corollary 2). Its safety does not depend on its own foundation.
+            # A card taken back matters only once used: by a card built on it, or by taking back
+            # the card under it on the foundation too (a move of the card itself rewrites into
+            # taking it straight where it goes). Moves in between touch neither it, nor the pile
+            # it covers, nor its foundation, so can be made first: some winning line, if any,
+            # uses it at once, and it comes back only when a use could follow.
             if is_safe(cfg, s, c):
+                continue
+            if not could_build_on(cfg, s, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
                 continue
             for b in range(cfg.piles):
                 if s.length[b] == 0:

@@ -198,6 +198,80 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
         raise InputError(f"cannot write {out!r}: {err.strerror}") from None
 
 
+# --- check -------------------------------------------------------------------------------------
+
+EXIT_DECIDED, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 3, 130
+
+
+@main.command()
+@deal_options
+@rules_options
+@click.option("--solution", is_flag=True, help="print the winning line, one numbered step a line")
+@click.option("--json", "as_json", is_flag=True,
+              help="print one JSON object: verdict, moves, move_count, nodes, seconds, table_peak, "
+                   "limit, rules, seed, convention, file, shape")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="give up after S seconds (verdict unknown)")
+@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
+              help="memory for the transposition table (default 1024); when it is full the search "
+                   "goes on without storing more positions")
+@click.option("--max-nodes", type=click.IntRange(min=1), metavar="N",
+              help="give up after N positions (verdict unknown)")
+def check(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
+          solution: bool, as_json: bool, timeout: float | None, memory: float | None,
+          max_nodes: int | None, **rules: Any) -> None:
+    """Decide one deal: SEED (default 1) under --deal, or --file, under the rules options.
+
+    Prints one line: the verdict, the length of the winning line, the positions searched and
+    the time; --solution adds the winning line, --json prints it all as one object.
+
+    \b
+    Exit codes:
+      0    decided: winnable or unwinnable
+      3    unknown: --timeout, --max-nodes or --memory ran out first
+      2    usage error or bad input
+      130  interrupted (Ctrl-C)
+    """
+    from .api import solve  # the native core: loaded by the commands that solve only
+
+    deal = load_from_options(seed, convention, deal_file, shape)
+    chosen = rules_from_options(**rules)
+    try:
+        result = solve(deal, chosen, max_nodes=max_nodes, timeout=timeout, memory_mb=memory)
+    except KeyboardInterrupt:
+        click.echo("dsolve: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if deal_file is not None:
+        label, number, conv = deal_file, None, None
+    else:
+        number = "1" if seed is None else seed
+        conv = convention or DEFAULT_CONVENTION
+        details = [c for c in (None if conv == DEFAULT_CONVENTION else conv, shape) if c is not None]
+        label = f"seed {number}" + (f" ({', '.join(details)})" if details else "")
+    if as_json:
+        click.echo(json.dumps({
+            "verdict": result.verdict, "moves": [str(m) for m in result.moves],
+            "move_count": len(result.moves), "nodes": result.nodes,
+            "seconds": round(result.seconds, 6), "table_peak": result.table_peak,
+            "limit": result.limit or None, "rules": str(chosen),
+            "seed": None if number is None else (int(number) if number.isdigit() else number),
+            "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
+    else:
+        if result.verdict == "winnable":
+            verdict = f"winnable in {len(result.moves)} moves"
+        elif result.verdict == "unknown":
+            verdict = f"unknown ({result.limit} limit reached)"
+        else:
+            verdict = result.verdict
+        click.echo(f"{label}: {verdict}  {chosen}  nodes {result.nodes}  {result.seconds:.3f} s")
+        if solution:
+            width = len(str(len(result.moves)))
+            notation = max((len(str(m)) for m in result.moves), default=0)
+            for number_, move in enumerate(result.moves, 1):
+                click.echo(f"{number_:>{width}}. {str(move):<{notation}}  {move.describe()}")
+    sys.exit(EXIT_DECIDED if result.decided else EXIT_UNKNOWN)
+
+
 # --- surveys -----------------------------------------------------------------------------------
 
 def rule_sets_options(command: F) -> F:

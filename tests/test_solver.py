@@ -1,0 +1,304 @@
+"""The proof that the native core is right.
+
+* Differential: on thousands of random small deals, under every one of the 54 rule combinations
+  (draw 1/2/3 x passes 1/2/unlimited x empty king/any/none x worry on/off), ``solve`` and the
+  pure-Python brute force ``referee.exhaustive`` give the same verdict, also with a tiny
+  transposition table. Every winning line is replayed by the referee and must win.
+* Metamorphic, on random full deals: more passes, freer spaces and worrying back each allow
+  every move the stricter rules allow, so they never lose a win.
+* Limits: ``max_nodes`` and ``timeout`` stop the search with verdict ``unknown`` and the right
+  ``limit``; a table too small to hold the search stops growing and the search goes on.
+
+Everything is drawn from fixed-seed random streams, so a failure reproduces; its message holds the
+deal as a dsolve text deal file and the rules. With ``DSOLVE_DISAGREEMENTS=PATH`` every
+disagreement is also appended to PATH as it is found. The ``slow`` variants (``pytest -m slow``)
+run many more deals.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import random
+
+import pytest
+
+from dsolve.api import solve
+from dsolve.cards import DeckShape
+from dsolve.dealfiles import dump_deal
+from dsolve.deal import Deal
+from dsolve.deals import make_deal
+from dsolve.referee import random_small_deal, replay, search
+from dsolve.result import UNKNOWN, UNWINNABLE, WINNABLE, Result
+from dsolve.rules import EMPTY_RULES, Rules
+
+ALL_RULES = [Rules(draw, passes, empty, worry)
+             for draw in (1, 2, 3) for passes in (1, 2, None)
+             for empty in EMPTY_RULES for worry in (True, False)]
+assert len(set(ALL_RULES)) == 54
+
+# Deals per rule combination, by deck shape (suits x ranks / columns); the brute force is the cost.
+DEFAULT_DEALS = {"3x5/4": 40, "2x6/3": 40, "3x4/4": 40, "2x8/3": 40, "2x7/2": 40,
+                 "4x4/4": 15, "3x6/4": 10, "4x4/3": 10, "4x5/5": 3}
+SLOW_DEALS = {"3x5/4": 400, "2x6/3": 400, "3x4/4": 400, "2x8/3": 300, "2x7/2": 300,
+              "4x4/4": 150, "3x6/4": 100, "4x4/3": 100, "4x5/5": 40, "4x6/4": 5}
+EXHAUSTIVE_LIMIT = 300_000   # positions; a deal needing more is skipped
+SOLVE_TIMEOUT = 60.0         # a small deal left undecided this long is a failure
+TINY_MB = 0.001              # the smallest table the core allows (4096 slots)
+
+
+def describe(deal: Deal, rules: Rules, what: str) -> str:
+    return f"{what}\nrules: {rules}\ndeal (dsolve text):\n{dump_deal(deal, 'text')}"
+
+
+def record(message: str) -> None:
+    path = os.environ.get("DSOLVE_DISAGREEMENTS")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(message.rstrip("\n") + "\n\n")
+
+
+def solved(deal: Deal, rules: Rules, **limits) -> Result:
+    """``solve``, with any winning line replayed independently by the referee."""
+    result = solve(deal, rules, **limits)
+    assert result.verdict in (WINNABLE, UNWINNABLE, UNKNOWN)
+    if result.verdict == WINNABLE:
+        outcome = replay(deal, rules, result.moves)
+        if not outcome.won:
+            message = describe(deal, rules, f"winning line does not win: {outcome.error}")
+            record(message)
+            raise AssertionError(message)
+    else:
+        assert result.moves == ()
+    assert (result.limit != "") == (result.verdict == UNKNOWN), result
+    return result
+
+
+# --- differential: solve vs brute force on small deals -------------------------------------------
+
+def differential(stream: str, shape_text: str, rules: Rules, count: int) -> None:
+    """Solve ``count`` random ``shape_text`` deals under ``rules`` both ways; fail listing every
+    disagreement."""
+    shape = DeckShape.parse(shape_text)
+    rng = random.Random(f"{stream}/{shape_text}/{rules}")
+    problems: list[str] = []
+    decided = 0
+    for number in range(count):
+        deal = random_small_deal(rng, shape)
+        brute = search(deal, rules, EXHAUSTIVE_LIMIT)
+        if brute.winnable is None:
+            continue
+        decided += 1
+        expected = WINNABLE if brute.winnable else UNWINNABLE
+        label = f"stream {stream!r} shape {shape_text} deal #{number}"
+        for name, limits in (("solve", {"timeout": SOLVE_TIMEOUT}),
+                             (f"solve(memory_mb={TINY_MB})", {"timeout": 10.0, "memory_mb": TINY_MB})):
+            try:
+                got = solved(deal, rules, **limits)
+            except AssertionError as err:
+                problems.append(f"{label}: {name}: {err}")
+                continue
+            except Exception as err:  # noqa: BLE001 - a crash is a finding too
+                message = describe(deal, rules, f"{label}: {name} raised {err!r}")
+                record(message)
+                problems.append(message)
+                continue
+            if got.verdict == UNKNOWN and name == "solve":
+                problems.append(describe(deal, rules, f"{label}: solve undecided after "
+                                                      f"{SOLVE_TIMEOUT} s ({got.limit})"))
+            elif got.verdict not in (UNKNOWN, expected):
+                message = describe(deal, rules, f"{label}: {name} says {got.verdict}, "
+                                                f"exhaustive search says {expected}")
+                record(message)
+                problems.append(message)
+    assert not problems, f"{len(problems)} disagreement(s):\n\n" + "\n\n".join(problems)
+    assert decided >= count // 2, f"only {decided} of {count} deals within the brute-force limit"
+
+
+def _cases(counts: dict[str, int]) -> list:
+    return [pytest.param(shape, rules, n, id=f"{shape}-{rules}")
+            for shape, n in counts.items() for rules in ALL_RULES]
+
+
+@pytest.mark.parametrize("shape, rules, count", _cases(DEFAULT_DEALS))
+def test_solve_matches_brute_force(shape, rules, count):
+    differential("default", shape, rules, count)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape, rules, count", _cases(SLOW_DEALS))
+def test_solve_matches_brute_force_many(shape, rules, count):
+    differential("slow", shape, rules, count)
+
+
+def test_small_deals_are_won_and_lost():
+    """The differential test is not one-sided: random small deals are both won and lost."""
+    rng = random.Random("both")
+    shape = DeckShape.parse("3x5/4")
+    verdicts = {search(random_small_deal(rng, shape), Rules(3, 2)).winnable for _ in range(60)}
+    assert verdicts == {True, False}
+
+
+# --- metamorphic properties on full deals ------------------------------------------------------
+
+DEFAULT_SEEDS, DEFAULT_TIMEOUT = 10, 1.0
+SLOW_SEEDS, SLOW_TIMEOUT = 150, 10.0
+
+
+def seeds(count: int) -> list[int]:
+    rng = random.Random("metamorphic")
+    return [rng.randrange(2 ** 32) for _ in range(count)]
+
+
+@functools.lru_cache(maxsize=None)
+def full_deal_result(seed: int, rules: Rules, timeout: float) -> Result:
+    return solved(make_deal("solvitaire", seed), rules, timeout=timeout)
+
+
+def assert_never_loses_a_win(chain: list[Rules], count: int, timeout: float) -> None:
+    """Each rule set of ``chain`` allows every move of the ones before it: a deal winnable under an
+    earlier one is winnable under every later one (and its winning line still wins there)."""
+    problems, compared = [], 0
+    for seed in seeds(count):
+        deal = make_deal("solvitaire", seed)
+        results = [full_deal_result(seed, rules, timeout) for rules in chain]
+        for i, (weak, weak_result) in enumerate(zip(chain, results)):
+            if weak_result.verdict != WINNABLE:
+                continue
+            for strong, strong_result in zip(chain[i + 1:], results[i + 1:]):
+                outcome = replay(deal, strong, weak_result.moves)
+                assert outcome.won, f"seed {seed}: the {weak} line fails under {strong}: {outcome.error}"
+                if strong_result.verdict == UNKNOWN:
+                    continue
+                compared += 1
+                if strong_result.verdict != WINNABLE:
+                    message = describe(deal, strong, f"solvitaire seed {seed}: winnable under {weak} "
+                                                     f"but {strong_result.verdict} under {strong}")
+                    record(message)
+                    problems.append(message)
+        # The contrapositive: unwinnable under a later rule set means unwinnable under earlier ones.
+        for j, strong_result in enumerate(results):
+            if strong_result.verdict == UNWINNABLE:
+                compared += sum(r.verdict == UNWINNABLE for r in results[:j])
+    assert not problems, "\n\n".join(problems)
+    assert compared > 0, "every comparison was undecided: raise the timeout"
+
+
+PASSES_CHAINS = {f"draw{d}": [Rules(d, p) for p in (1, 2, 3, None)] for d in (1, 3)}
+EMPTY_CHAINS = {f"draw{d}": [Rules(d, None, e) for e in ("none", "king", "any")] for d in (1, 3)}
+WORRY_CHAINS = {f"draw{d}-passes{p or 'unlimited'}": [Rules(d, p, "king", w) for w in (False, True)]
+                for d, p in ((1, None), (3, None), (3, 3))}
+CHAINS = ([pytest.param(c, id=f"passes-{k}") for k, c in PASSES_CHAINS.items()]
+          + [pytest.param(c, id=f"empty-{k}") for k, c in EMPTY_CHAINS.items()]
+          + [pytest.param(c, id=f"worry-{k}") for k, c in WORRY_CHAINS.items()])
+
+
+@pytest.mark.parametrize("chain", CHAINS)
+def test_looser_rules_never_lose_a_win(chain):
+    assert_never_loses_a_win(chain, DEFAULT_SEEDS, DEFAULT_TIMEOUT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chain", CHAINS)
+def test_looser_rules_never_lose_a_win_many(chain):
+    assert_never_loses_a_win(chain, SLOW_SEEDS, SLOW_TIMEOUT)
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+# Solvitaire seed 15 under draw 1: unwinnable (lonelybot), millions of positions for the core.
+HARD_DEAL, HARD_RULES = make_deal("solvitaire", 15), Rules(1)
+
+
+@pytest.mark.parametrize("max_nodes", [1, 1000, 5000, 30_000])
+def test_max_nodes_gives_unknown(max_nodes):
+    result = solved(HARD_DEAL, HARD_RULES, max_nodes=max_nodes)
+    assert (result.verdict, result.limit) == (UNKNOWN, "nodes")
+    assert max_nodes <= result.nodes < max_nodes + 4096  # stops soon after the budget
+
+
+def test_max_nodes_above_need_decides_the_same():
+    deal = make_deal("solvitaire", 2)
+    free = solved(deal, Rules(3))
+    assert free.verdict == WINNABLE and free.limit == ""
+    bounded = solved(deal, Rules(3), max_nodes=free.nodes + 1)
+    assert (bounded.verdict, bounded.nodes, bounded.limit) == (free.verdict, free.nodes, "")
+
+
+@pytest.mark.parametrize("timeout", [0.01, 0.2])
+def test_timeout_gives_unknown(timeout):
+    result = solved(HARD_DEAL, HARD_RULES, timeout=timeout)
+    assert (result.verdict, result.limit) == (UNKNOWN, "seconds")
+    assert timeout <= result.seconds < timeout + 1.0  # stops soon after the deadline
+
+
+def test_tight_limit_kinds_are_independent():
+    """With both limits, the one that runs out first is named."""
+    by_nodes = solved(HARD_DEAL, HARD_RULES, max_nodes=2000, timeout=60)
+    assert by_nodes.limit == "nodes"
+    by_time = solved(HARD_DEAL, HARD_RULES, max_nodes=10 ** 12, timeout=0.05)
+    assert by_time.limit == "seconds"
+
+
+def overflowing_small_deals(stream: str, wanted: int, tries: int):
+    """Random 4x6/4 deals whose search needs more positions than a tiny table holds (but not many
+    more, so the table-less search still ends): (deal, rules, roomy result)."""
+    rng = random.Random(stream)
+    shape = DeckShape.parse("4x6/4")
+    found = 0
+    for attempt in range(tries):
+        rules = ALL_RULES[attempt % len(ALL_RULES)]
+        deal = random_small_deal(rng, shape)
+        roomy = solved(deal, rules)
+        if 3600 < roomy.table_peak < 5000:
+            yield deal, rules, roomy
+            found += 1
+            if found == wanted:
+                return
+
+
+@pytest.mark.parametrize("stream, wanted", [
+    pytest.param("overflow", 2, id="default"),
+    pytest.param("overflow-slow", 12, id="many", marks=pytest.mark.slow),
+])
+def test_full_table_search_goes_on_small_deals(stream, wanted):
+    """A tiny table fills, stops growing, and the search still reaches the brute-force verdict."""
+    checked = 0
+    for deal, rules, roomy in overflowing_small_deals(stream, wanted * 3, 5000):
+        tight = solved(deal, rules, memory_mb=TINY_MB, timeout=30)
+        if tight.verdict == UNKNOWN:
+            continue  # without a table the search may be exponential; not a wrong answer
+        assert tight.table_peak < roomy.table_peak, "the table did not fill"
+        brute = search(deal, rules, 2_000_000).winnable
+        if brute is None:
+            continue
+        expected = WINNABLE if brute else UNWINNABLE
+        for name, got in (("tight", tight), ("roomy", roomy)):
+            if got.verdict != expected:
+                message = describe(deal, rules, f"{name} table says {got.verdict}, exhaustive {expected}")
+                record(message)
+                raise AssertionError(message)
+        checked += 1
+        if checked == wanted:
+            break
+    assert checked == wanted, f"only {checked} overflowing deals decided"
+
+
+@pytest.mark.parametrize("rules", [Rules(3), Rules(3, 3), Rules(3, None, "king", False)], ids=str)
+def test_full_table_search_goes_on_full_deals(rules):
+    """Full deals whose search overflows a tiny table: same verdict as with a roomy table."""
+    checked = 0
+    for seed in range(1, 300):
+        deal = make_deal("solvitaire", seed)
+        roomy = solved(deal, rules, timeout=2)
+        if not (roomy.decided and 3600 < roomy.table_peak < 8000):
+            continue
+        tight = solved(deal, rules, memory_mb=TINY_MB, timeout=5)
+        if tight.verdict == UNKNOWN:
+            continue
+        assert tight.table_peak < roomy.table_peak
+        assert tight.verdict == roomy.verdict, describe(deal, rules, f"solvitaire seed {seed}: tight "
+                                                                    f"{tight.verdict}, roomy {roomy.verdict}")
+        checked += 1
+        if checked == 3:
+            return
+    pytest.fail(f"only {checked} overflowing seeds decided")

@@ -142,6 +142,11 @@ def test_bad_directories_and_inputs(fake, tmp_path):
     assert not (tmp_path / "new").exists()
     with pytest.raises(InputError, match="not a survey directory"):
         load(tmp_path / "other")
+    run_survey(tmp_path / "old", range(1, 3), RULES, jobs=1)
+    manifest = tmp_path / "old" / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"format": 1', '"format": 2'))
+    with pytest.raises(InputError, match="survey format 2; this dsolve reads format 1"):
+        load(tmp_path / "old")
 
 
 def test_failed_write_is_an_input_error_and_leaves_no_temporary_file(fake, tmp_path, monkeypatch):

@@ -261,11 +261,14 @@ def plan(seeds: range, done: Sequence[range], chunk_size: int) -> list[range]:
 def read_manifest(out: Path) -> Manifest:
     path = Path(out) / MANIFEST
     try:
-        return Manifest.from_json(path.read_text())
+        manifest = Manifest.from_json(path.read_text())
     except FileNotFoundError:
         raise InputError(f"{out} is not a survey directory (no {MANIFEST})") from None
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InputError(f"cannot read {path}: {e}") from None
+    if manifest.format != FORMAT:
+        raise InputError(f"{path} is in survey format {manifest.format}; this dsolve reads format {FORMAT}")
+    return manifest
 
 
 def _write_manifest(out: Path, manifest: Manifest) -> None:
@@ -402,9 +405,9 @@ def run_survey(
 
     Local worker processes (``jobs``, default all cores) or the Dask scheduler at ``scheduler``.
     ``chunk_size`` (default: :data:`DEFAULT_CHUNK_SOLVES` solves' worth) applies to a new
-    directory; an existing one keeps its own. ``progress``: a
-    progress bar on stderr when it is a terminal. Ctrl-C or SIGTERM raise KeyboardInterrupt after
-    stopping the workers; every chunk written so far stays.
+    directory; an existing one keeps its own. ``progress``: a progress bar on stderr when it is a
+    terminal. Ctrl-C or SIGTERM raise KeyboardInterrupt after stopping the workers; every chunk
+    written so far stays.
     """
     out = Path(out)
     if len(seeds) == 0:
@@ -428,8 +431,8 @@ def run_survey(
             remaining = sum(len(c) for c in todo)
             tally = _Tally(manifest.rules)
             tasks = (Task(convention, c.start, c.stop, manifest.rules, limits) for c in todo)
-            with _Bar(total=len(seeds), initial=len(seeds) - remaining, unit="seed", disable=None if progress else True,
-                      dynamic_ncols=True) as bar, _sigterm_as_interrupt():
+            with _Bar(total=len(seeds), initial=len(seeds) - remaining, unit="seed", dynamic_ncols=True,
+                      disable=None if progress else True) as bar, _sigterm_as_interrupt():
 
                 def on_result(task: Task, table: pa.Table) -> None:
                     write_chunk(out, task.first, task.stop, table)

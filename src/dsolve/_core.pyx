@@ -516,8 +516,12 @@ cdef inline void pile_key(const State* s, int p, uint64_t* pa, uint64_t* pb) noe
     pa[0] = mix64(a)
     pb[0] = mix64(b ^ <uint64_t>0xa4093822299f31d0)
 
+cdef enum:
+    CURSOR_MASK = 0xFFFF     # low bits of key lane b: waste size and redeals left (see dominates)
+
 cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
-    """The key of s; the shares of piles changed since the last key are recomputed."""
+    """The key of s: 111 bits of hash of everything but the stock cursor, which is stored as it
+    is in the low bits of lane b. The shares of piles changed since the last key are recomputed."""
     cdef uint64_t a = 0, b = 0, c
     cdef int p
     for p in range(cfg.piles):
@@ -527,12 +531,14 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
         b += s.pile_key[p][1]
     s.stale = 0
     c = (<uint64_t>s.home[0] | (<uint64_t>s.home[1] << 8) | (<uint64_t>s.home[2] << 16)
-         | (<uint64_t>s.home[3] << 24) | (<uint64_t>s.waste_len << 32)
-         | (<uint64_t>s.redeals_left << 40))
+         | (<uint64_t>s.home[3] << 24))
     a += mix64(s.talon_mask ^ <uint64_t>0x082efa98ec4e6c89) + mix64(c ^ <uint64_t>0x452821e638d01377)
     b += mix64(s.talon_mask + <uint64_t>0xbe5466cf34e90c6c) ^ mix64(c + <uint64_t>0xc0ac29b7c97c50dd)
     ka[0] = mix64(a) | 1
-    kb[0] = mix64(b + a)
+    kb[0] = (mix64(b + a) & ~(<uint64_t>CURSOR_MASK)) | cursor_state(s)
+
+cdef inline uint64_t cursor_state(const State* s) noexcept nogil:
+    return <uint64_t>s.waste_len | (<uint64_t>s.redeals_left << 8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -570,18 +576,43 @@ cdef void table_clear(Table* t) noexcept nogil:
 cdef void table_free(Table* t) noexcept nogil:
     free(t.slot)
 
-cdef inline bint table_has(const Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+cdef inline size_t table_home(const Table* t, uint64_t ka) noexcept nogil:
+    return <size_t>(ka >> 1) & (t.cap - 1)
+
+cdef inline bint dominates(const Config* cfg, int talon_len, uint64_t have, uint64_t want) noexcept nogil:
+    """Whether a position with stock cursor ``have`` reaches the same one with cursor ``want`` by
+    turning and redealing alone (both as in cursor_state). Such a position can make every move
+    the other can, so once it has been searched the other need not be: a position is pruned
+    when the table holds the same position with a dominating cursor (more redeals never hurt).
+    Turning moves the waste size c from c1 to c1 + k*draw, or to the end L; a spare redeal
+    reaches any multiple of the draw, and L; with unlimited redeals every cursor reaches L, which
+    is stored as 0 (normalise_cursor)."""
+    cdef int c1 = have & 0xFF, r1 = (have >> 8) & 0xFF
+    cdef int c2 = want & 0xFF, r2 = (want >> 8) & 0xFF
+    if r1 < r2:
+        return False
+    if c2 >= c1 and ((c2 - c1) % cfg.draw == 0 or c2 == talon_len):
+        return True
+    if cfg.unlimited:
+        return c2 == 0
+    return r1 > r2 and (c2 % cfg.draw == 0 or c2 == talon_len)
+
+cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                           uint64_t kb) noexcept nogil:
+    """Whether the table holds this position with a cursor that dominates its own."""
     cdef size_t mask = t.cap - 1
-    cdef size_t i = <size_t>(kb & mask)
+    cdef size_t i = table_home(t, ka)
+    cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
     while t.slot[i].a != 0:
-        if t.slot[i].a == ka and t.slot[i].b == kb:
+        if (t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest
+                and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
             return True
         i = (i + 1) & mask
     return False
 
 cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     cdef size_t mask = t.cap - 1
-    cdef size_t i = <size_t>(kb & mask)
+    cdef size_t i = table_home(t, ka)
     while t.slot[i].a != 0:
         i = (i + 1) & mask
     t.slot[i].a = ka
@@ -656,8 +687,8 @@ cdef bint on_path(const Search* S, int upto, uint64_t ka, uint64_t kb) noexcept 
             return True
     return False
 
-cdef bint seen_before(Search* S, int upto, uint64_t ka, uint64_t kb) noexcept nogil:
-    if table_has(&S.table, ka, kb):
+cdef bint seen_before(Search* S, int upto, const State* s, uint64_t ka, uint64_t kb) noexcept nogil:
+    if table_has(&S.table, &S.cfg, s.talon_len, ka, kb):
         return True
     return S.table.full and on_path(S, upto, ka, kb)
 
@@ -680,6 +711,7 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     cdef int i, kept = 0
     cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
     cdef uint8_t sent[MAX_CARD]
+    cdef uint8_t talon_len[MAX_MOVES]
     cdef uint64_t ka, kb
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
@@ -691,9 +723,11 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
             f.child_key[i].b = 0
         else:
             state_key(&S.cfg, &S.scratch, &f.child_key[i].a, &f.child_key[i].b)
-            __builtin_prefetch(&S.table.slot[f.child_key[i].b & (S.table.cap - 1)])
+            __builtin_prefetch(&S.table.slot[table_home(&S.table, f.child_key[i].a)])
+            talon_len[i] = S.scratch.talon_len
     for i in range(n):
-        if f.child_key[i].a != 0 and table_has(&S.table, f.child_key[i].a, f.child_key[i].b):
+        if f.child_key[i].a != 0 and table_has(&S.table, &S.cfg, talon_len[i], f.child_key[i].a,
+                                               f.child_key[i].b):
             continue
         f.moves[kept] = f.moves[i]
         f.child_key[kept] = f.child_key[i]
@@ -726,7 +760,7 @@ cdef int search(Search* S) noexcept nogil:
         if child.ka == 0:
             S.depth = d
             return 1
-        if seen_before(S, d, child.ka, child.kb):
+        if seen_before(S, d, &child.s, child.ka, child.kb):
             continue
         if not S.cfg.worry_back and dead_end(&S.cfg, &child.s):
             continue

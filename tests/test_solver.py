@@ -216,12 +216,13 @@ def test_max_nodes_gives_unknown(max_nodes):
     assert max_nodes <= result.nodes < max_nodes + 4096  # stops soon after the budget
 
 
-def test_max_nodes_above_need_decides_the_same():
-    deal = make_deal("solvitaire", 2)
-    free = solved(deal, Rules(3))
-    assert free.verdict == WINNABLE and free.limit == ""
-    bounded = solved(deal, Rules(3), max_nodes=free.nodes + 1)
-    assert (bounded.verdict, bounded.nodes, bounded.limit) == (free.verdict, free.nodes, "")
+@pytest.mark.parametrize("seed, rules", [(2, Rules(3)), (1, Rules(3)), (5, Rules(3, 3))], ids=str)
+def test_max_nodes_far_above_need_decides_the_same(seed, rules):
+    deal = make_deal("solvitaire", seed)
+    free = solved(deal, rules)
+    assert free.decided
+    bounded = solved(deal, rules, max_nodes=20 * free.nodes + 10 ** 7)
+    assert (bounded.verdict, bounded.limit) == (free.verdict, "")
 
 
 @pytest.mark.parametrize("timeout", [0.01, 0.2])

@@ -2,12 +2,18 @@
 by the referee), exit codes 0 / 3 / 2 / 130."""
 import csv
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import dsolve
 from dsolve import api
 from dsolve.cards import STANDARD, DeckShape
 from dsolve.cli import main
@@ -197,6 +203,24 @@ def test_interrupt_exits_130_with_one_line(monkeypatch):
     result = run("check", "1")
     assert result.exit_code == 130, (result.stdout, result.stderr)
     assert result.stderr.splitlines() == ["dsolve: interrupted"] and result.stdout == ""
+
+
+def test_real_ctrl_c_exits_130_with_one_line():
+    """SIGINT during a long solve: the core stops, the command prints one line, exit 130."""
+    env = {**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parents[1])}
+    proc = subprocess.Popen([sys.executable, "-c", "from dsolve.cli import main; main()", "check",
+                             *HARD, "--timeout", "120"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(2.0)  # past the imports, into the search
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"still running 30 s after SIGINT; stdout {out!r}, stderr {err!r}")
+    assert proc.returncode == 130, (out, err)
+    assert err == "dsolve: interrupted\n" and out == ""
 
 
 # --- usage errors, exit code 2 -------------------------------------------------------------------

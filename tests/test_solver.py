@@ -240,6 +240,39 @@ def test_tight_limit_kinds_are_independent():
     assert by_time.limit == "seconds"
 
 
+_INTERRUPT_SCRIPT = """
+import os, signal, sys, threading, time
+from dsolve.api import check
+from dsolve.rules import Rules
+threading.Timer(float(sys.argv[1]), lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.monotonic()
+try:
+    result = check(15, Rules(1), timeout=30)  # the first phase gets 3 s of it
+except KeyboardInterrupt:
+    print(f"KeyboardInterrupt after {time.monotonic() - start:.2f} s")
+else:
+    print(f"returned {result.verdict!r} (limit {result.limit!r}) after {time.monotonic() - start:.2f} s")
+"""
+
+
+@pytest.mark.parametrize("delay", [0.5, 4.5], ids=["first-phase", "second-phase"])
+def test_interrupt_raises_keyboardinterrupt(delay):
+    """Ctrl-C (SIGINT) during a solve raises KeyboardInterrupt soon; never a verdict. Run in a
+    child process so that the signal cannot reach pytest itself."""
+    import subprocess
+    import sys
+
+    import dsolve
+
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(dsolve.__file__))}
+    done = subprocess.run([sys.executable, "-c", _INTERRUPT_SCRIPT, str(delay)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    lines = done.stdout.splitlines()
+    assert lines and lines[-1].startswith("KeyboardInterrupt after "), (done.stdout, done.stderr)
+    assert float(lines[-1].split()[2]) < delay + 5, lines[-1]
+    assert "Exception ignored" not in done.stderr, done.stderr
+
+
 def overflowing_small_deals(stream: str, wanted: int, tries: int):
     """Random 4x6/4 deals whose search needs more positions than a tiny table holds (but not many
     more, so the table-less search still ends): (deal, rules, roomy result)."""

@@ -12,7 +12,6 @@ safe moves to the foundation, partial-run moves only when the exposed card goes 
 one empty column as the target of a move, no pointless whole-pile moves, no worrying back of a
 card that would be safe, and the cursor normalisation of unlimited redeals.
 """
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
@@ -23,6 +22,12 @@ AUTO_HOME = 255          # kind of a recorded automatic (safe) move to the found
 
 cdef extern from *:
     void __builtin_prefetch(const void* address) nogil
+
+cdef extern from "Python.h":
+    # Declared without an exception clause on purpose: a pending KeyboardInterrupt must come back
+    # as a return value, so the search can stop with LIMIT_INTERRUPT and solve_position raise it.
+    # (Raised inside the noexcept search it would be "ignored" and the search return a verdict.)
+    int check_signals "PyErr_CheckSignals" () noexcept
 
 cdef enum:
     LIMIT_NONE = 0
@@ -777,7 +782,7 @@ cdef int search(Search* S) noexcept nogil:
                 return -1
             if (S.nodes & 65535) == 0:
                 with gil:
-                    interrupted = PyErr_CheckSignals() != 0
+                    interrupted = check_signals() != 0
                 if interrupted:
                     S.limit = LIMIT_INTERRUPT
                     return -1
@@ -830,6 +835,11 @@ cdef int run_phase(Search* S, const State* start, bint streamline, long long max
     if S.table.count > S.peak:
         S.peak = S.table.count
     return result
+
+
+cdef int propagate_pending() except -1:
+    """Raise the exception a signal handler left pending (KeyboardInterrupt for Ctrl-C)."""
+    return -1
 
 
 def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
@@ -906,7 +916,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         elif result == 1:
             line = solution(&S, S.depth)
         if S.limit == LIMIT_INTERRUPT:
-            raise KeyboardInterrupt
+            propagate_pending()
         return result, line, S.nodes, now() - start, S.peak, LIMIT_NAMES[S.limit]
     finally:
         free(S.stack)

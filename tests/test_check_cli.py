@@ -23,8 +23,7 @@ from dsolve.moves import parse_move
 from dsolve.referee import replay
 from dsolve.rules import STANDARD_RULES, Rules, preset
 
-ORACLE = Path("/work/shared/oracle")
-needs_oracle = pytest.mark.skipif(not ORACLE.exists(), reason="oracle verdicts not available")
+from oracle_data import ORACLE, needs_oracle
 
 # Solvitaire seed 15 under draw 1 (unwinnable for lonelybot): millions of positions for the core.
 HARD = ("15", "--draw", "1")

@@ -10,7 +10,9 @@ from dsolve.dealfiles import dump_deal, load_deal
 from dsolve.deals import make_deal
 from dsolve.rules import PRESETS
 
-ORACLE = Path("/work/shared/oracle/deals-solvitaire.jsonl")
+from oracle_data import ORACLE as ORACLE_DIR
+
+ORACLE = ORACLE_DIR / "deals-solvitaire.jsonl"
 
 
 def run(*args: str):

@@ -5,7 +5,6 @@ import json
 import math
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from pysol_cards.cards import createCards
@@ -30,14 +29,14 @@ from dsolve.deals import (
 )
 from dsolve.errors import InputError
 
-ORACLE = Path("/work/shared/oracle")
+from oracle_data import ORACLE, needs_oracle
+
 ORACLE_FILES = {
     "deals-solvitaire.jsonl": 1000,
     "deals-solvitaire-double.jsonl": 200,
     "deals-klondike-solver.jsonl": 1000,
     "deals-greenfelt.jsonl": 200,
 }
-needs_oracle = pytest.mark.skipif(not ORACLE.is_dir(), reason="oracle vectors not available")
 
 
 def oracle_deal(line: dict) -> Deal:

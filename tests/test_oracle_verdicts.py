@@ -1,6 +1,6 @@
 """The core's verdicts against established solvers (lonelybot, Solvitaire) on Solvitaire seeds.
 
-Every decided row of the single-deck ``/work/shared/oracle/verdicts-*.csv`` files must agree
+Every decided row of the single-deck ``../shared/oracle/verdicts-*.csv`` files must agree
 (``unknown`` oracle rows carry no information and are left out). A solve that hits the per-solve
 timeout is skipped, not counted as a disagreement; the ``-ra`` summary counts those skips.
 
@@ -23,7 +23,8 @@ from dsolve.referee import replay
 from dsolve.result import UNKNOWN, UNWINNABLE, WINNABLE
 from dsolve.rules import Rules
 
-ORACLE = Path("/work/shared/oracle")
+from oracle_data import ORACLE
+
 FILES = sorted(ORACLE.glob("verdicts-*.csv"))  # single deck; the two-deck files are double-*
 SAMPLE_PER_VERDICT = 20   # rows of each verdict per file in the default run
 SAMPLE_TIMEOUT = 2.0

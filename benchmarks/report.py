@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import resource
 import statistics
 import sys
@@ -28,6 +27,7 @@ from dsolve.cli import DEFAULT_CONVENTION, rules_from_options, rules_options
 from dsolve.deals import CONVENTIONS
 from dsolve.errors import InputError
 from dsolve.rules import Rules
+from dsolve.survey import parse_seeds
 
 TABLE_ENTRY_BYTES = 16  # two 64-bit halves of a position key
 
@@ -41,13 +41,6 @@ class Row:
     seconds: float
     table_peak: int
     limit: str
-
-
-def parse_seeds(text: str) -> range:
-    m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
-    if not m or (m[2] is not None and int(m[2]) < int(m[1])):
-        raise InputError(f"bad seed range {text!r} (expected FIRST-LAST, e.g. 1-1000, or one seed)")
-    return range(int(m[1]), int(m[2] or m[1]) + 1)
 
 
 def solve_seed(seed: int, rules: Rules, convention: str, limits: dict[str, Any]) -> Row:

@@ -11,12 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dsolve
 from dsolve import api
 from dsolve.cards import STANDARD, DeckShape
-from dsolve.cli import main
 from dsolve.dealfiles import dump_deal
 from dsolve.deals import make_deal
 from dsolve.moves import parse_move
@@ -24,17 +22,12 @@ from dsolve.referee import replay
 from dsolve.rules import STANDARD_RULES, Rules, preset
 
 from oracle_data import ORACLE, needs_oracle
+from test_cli import run
 
 # Solvitaire seed 15 under draw 1 (unwinnable for lonelybot): millions of positions for the core.
 HARD = ("15", "--draw", "1")
 
 
-def run(*args: str):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args), prog_name="dsolve")
 
 
 def check_json(*args: str, code: int = 0) -> dict:

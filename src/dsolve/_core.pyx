@@ -810,6 +810,9 @@ LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
                LIMIT_MEMORY: "memory", LIMIT_INTERRUPT: "interrupted"}
 
 
+cdef enum:
+    QUICK_NODES = 20000      # the first, complete, phase of solve_position
+
 cdef int run_phase(Search* S, const State* start, bint streamline, long long max_nodes,
                    double deadline) noexcept nogil:
     """One search from ``start`` with a cleared table: 2 won by safe moves alone, else as search()."""
@@ -847,12 +850,13 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                    double timeout=0.0, double memory_mb=1024.0, long long first_phase=1000000):
     """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 
-    Two phases. The first, of at most ``first_phase`` positions, is streamlined: a card that can
-    go home goes home, and nothing comes back; it also stops at a tenth of ``max_nodes`` or of
+    Three phases. The first, a complete search of at most QUICK_NODES positions, decides most
+    deals outright. The second, of at most ``first_phase`` positions, is streamlined: a card that
+    can go home goes home, and nothing comes back; it also stops at a tenth of ``max_nodes`` or of
     ``timeout``. That is not sound for a loss (Blake & Gent, §5.5: it misses wins), so only a win
-    found there counts (and every winning line is replayed by the referee); otherwise the second
-    phase, the complete search, decides. The streamlined space is far smaller, so it finds most
-    hard wins many times faster, and costs a loss at most its budget.
+    found there counts (and every winning line is replayed by the referee); otherwise the third
+    phase, the complete search again, decides. The streamlined space is far smaller, so it finds
+    most hard wins many times faster, and costs a loss at most its budget.
 
     Returns ``(verdict, line, nodes, seconds, table_peak, limit)`` with verdict 1 winnable,
     0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`)."""
@@ -899,17 +903,20 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         raise MemoryError("cannot allocate the search")
     S.nodes = 0
     S.peak = 0
+    cdef long long quick = QUICK_NODES if max_nodes <= 0 or QUICK_NODES < max_nodes else max_nodes
     if max_nodes > 0 and max_nodes // 10 < budget:
         budget = max_nodes // 10
     line = []
     try:
         with nogil:
-            result = 0
-            if budget > 0:
-                result = run_phase(&S, &start_state, True, budget,
-                                   start + timeout / 10 if timeout > 0 else 0.0)
-            if result == 0 or (result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS)):
-                result = run_phase(&S, &start_state, False, max_nodes, deadline)
+            result = run_phase(&S, &start_state, False, quick, deadline)
+            if result == -1 and S.limit == LIMIT_NODES and quick != max_nodes:
+                if budget > 0:
+                    result = run_phase(&S, &start_state, True, S.nodes + budget,
+                                       start + timeout / 10 if timeout > 0 else 0.0)
+                if budget <= 0 or result == 0 or (
+                        result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS)):
+                    result = run_phase(&S, &start_state, False, max_nodes, deadline)
         if result == 2:
             line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]
             result = 1

@@ -24,8 +24,8 @@ from dsolve.rules import STANDARD_RULES, Rules, preset
 from oracle_data import ORACLE, needs_oracle
 from test_cli import run
 
-# Solvitaire seed 15 under draw 1 (unwinnable for lonelybot): millions of positions for the core.
-HARD = ("15", "--draw", "1")
+# Solvitaire seed 90 under draw 1 (unwinnable for lonelybot): millions of positions for the core.
+HARD = ("90", "--draw", "1")
 
 
 
@@ -170,7 +170,7 @@ def test_max_nodes_gives_unknown_exit_3():
     assert data["verdict"] == "unknown" and data["limit"] == "nodes" and data["moves"] == []
     result = run("check", *HARD, "--max-nodes", "1")
     assert result.exit_code == 3
-    assert re.fullmatch(r"seed 15: unknown \(nodes limit reached\)  \S+  nodes \d+  \d+\.\d{3} s\n",
+    assert re.fullmatch(r"seed 90: unknown \(nodes limit reached\)  \S+  nodes \d+  \d+\.\d{3} s\n",
                         result.stdout), result.stdout
 
 

@@ -487,11 +487,62 @@ cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
                     stuck[p][k] = False
                     n_stuck -= 1
                     changed = True
-                    top_stuck[p] = -1
-                    for x in range(k + 1):
-                        if stuck[p][x]:
-                            top_stuck[p] = x
-    return n_stuck > 0
+                    if top_stuck[p] == k:
+                        top_stuck[p] = -1
+                        for x in range(k):
+                            if stuck[p][x]:
+                                top_stuck[p] = x
+    return n_stuck > 0 or twins_blocked(cfg, s, pile_of, pos_of)
+
+cdef inline bint lies_below(const signed char* pile_of, const signed char* pos_of, int z,
+                            int t) noexcept nogil:
+    """Whether card z lies under card t in t's pile (so cannot move before t has)."""
+    return pile_of[z] >= 0 and pile_of[z] == pile_of[t] and pos_of[z] < pos_of[t]
+
+cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pile_of,
+                        const signed char* pos_of) noexcept nogil:
+    """Whether two twins (same rank and colour, not kings) block each other for good.
+
+    Let t1 lie above its twin t2 in one pile, t2 face down or the lowest face-up card (so it
+    moves only as the head of what it carries, and what lies under it only after it), a lower
+    card of each one's suit lie under t2, and one of their two common parents, Q, lie under t2 as
+    well (or be home for good: no worrying back). Empty columns do not take them. Then t2 never
+    moves. t1 must move first; wherever it goes it sits on a parent (as a head or inside a run):
+    not home (its suit waits for a card under t2), not into a column, not on Q, so on the other
+    parent P, and it stays there until t2 moves, for the same reasons. t2's first move cannot go
+    home (its suit waits for a card under it), nor onto Q, nor onto P (t1 is on it), nor into a
+    column. A card that never moves never goes home: the position is lost. (After the
+    twin-blocking pattern of Bjarnason, Tadepalli & Fern, §4.1.)"""
+    cdef int r, col, t1, t2, su, q, parent, k
+    cdef bint low1, low2
+    for r in range(cfg.ranks - 1):
+        for col in range(2):
+            t1 = r * 4 + col
+            t2 = t1 + 2
+            if t2 & 3 >= cfg.suits or pile_of[t1] < 0 or pile_of[t1] != pile_of[t2]:
+                continue
+            if pos_of[t1] < pos_of[t2]:
+                t1, t2 = t2, t1
+            if pos_of[t2] > s.down[pile_of[t2]]:
+                continue        # t2 must be the lowest face-up card or face down: moved only as a head
+            low1 = low2 = False
+            for q in range(s.home[t1 & 3], r):
+                if lies_below(pile_of, pos_of, q * 4 + (t1 & 3), t2):
+                    low1 = True
+                    break
+            for q in range(s.home[t2 & 3], r):
+                if lies_below(pile_of, pos_of, q * 4 + (t2 & 3), t2):
+                    low2 = True
+                    break
+            if not (low1 and low2):
+                continue
+            for k in range(2):
+                su = (col ^ 1) + 2 * k
+                parent = (r + 1) * 4 + su
+                if (su >= cfg.suits or lies_below(pile_of, pos_of, parent, t2)
+                        or (not cfg.worry_back and s.home[su] > r + 1)):
+                    return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 * Differential: on thousands of random small deals, under every one of the 54 rule combinations
   (draw 1/2/3 x passes 1/2/unlimited x empty king/any/none x worry on/off), ``solve`` and the
   pure-Python brute force ``referee.exhaustive`` give the same verdict, also with a tiny
-  transposition table and with the core's complete search alone (no streamlined first phase).
+  transposition table and with the core's search in the generator's order alone (no restarts in
+  random orders).
   Every winning line is replayed by the referee and must win.
 * Metamorphic, on random full deals: more passes, freer spaces and worrying back each allow
   every move the stricter rules allow, so they never lose a win.
@@ -75,9 +76,9 @@ def solved(deal: Deal, rules: Rules, **limits) -> Result:
 
 
 def complete_search_only(deal: Deal, rules: Rules, timeout: float) -> Result | None:
-    """The core's complete search alone, without its streamlined first phase (``solve`` always
-    runs that first, and as it finds most wins it could hide a complete search that misses
-    some). None if the core has no ``first_phase`` parameter."""
+    """The core's search in its generator's order alone, without the searches in random orders
+    (``solve`` runs those second, and as they find most hard wins they could hide a search that
+    misses some). None if the core has no ``restarts`` parameter."""
     from dsolve import _core
     from dsolve.api import expand_line
 
@@ -86,7 +87,7 @@ def complete_search_only(deal: Deal, rules: Rules, timeout: float) -> Result | N
             [list(p) for p in deal.tableau], list(deal.face_down), list(deal.stock),
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
             {"king": 0, "any": 1, "none": 2}[rules.empty_rule], rules.worry_back,
-            timeout=timeout, first_phase=0)
+            timeout=timeout, restarts=0)
     except TypeError:
         return None
     verdicts = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}

@@ -48,7 +48,6 @@ cdef struct Config:
     int piles
     int total                    # cards in the deal
     int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
-    int streamline               # first phase: foundation moves forced, no worrying back (see solve_position)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
 
 

@@ -371,15 +371,6 @@ cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int em
                 n = add(moves, n, MV_TALON_TABLEAU, 0, b, pos[j], flags, x)
     return n
 
-cdef int keep_foundation_moves(Move* moves, int n) noexcept nogil:
-    """The streamlined first phase: when a card can go home, only such moves are tried."""
-    cdef int i, kept = 0
-    for i in range(n):
-        if moves[i].kind == MV_TABLEAU_FOUNDATION or moves[i].kind == MV_TALON_FOUNDATION:
-            moves[kept] = moves[i]
-            kept += 1
-    return kept if kept > 0 else n
-
 cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogil:
     """All macro moves worth trying, most promising first (after Bjarnason et al. §4.4)."""
     cdef int n = 0, p, su, b
@@ -394,8 +385,6 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     n = gen_talon(cfg, s, moves, n, empty)
     n = gen_runs(cfg, s, moves, n, RUN_PARTIAL, empty)
     n = gen_runs(cfg, s, moves, n, RUN_EMPTIES, empty)
-    if cfg.streamline:
-        return keep_foundation_moves(moves, n)
     if cfg.worry_back:
         for su in range(cfg.suits):
             if s.home[su] == 0:
@@ -729,6 +718,8 @@ cdef struct Search:
     int limit
     size_t peak         # most positions held by the table in any phase
     State scratch
+    bint shuffle        # try each node's moves in a random order (see solve_position)
+    uint64_t rng        # xorshift64 state for the shuffles
 
 cdef inline double now() noexcept nogil:
     cdef timespec ts
@@ -790,6 +781,21 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
         kept += 1
     f.nmoves = kept
     f.next = 0
+    if S.shuffle:
+        shuffle_moves(S, f)
+
+cdef void shuffle_moves(Search* S, Frame* f) noexcept nogil:
+    """Put f's moves (and their child keys) in a random order (Fisher-Yates, xorshift64)."""
+    cdef int i, j
+    cdef Move m
+    cdef Slot k
+    for i in range(f.nmoves - 1, 0, -1):
+        S.rng ^= S.rng << 13
+        S.rng ^= S.rng >> 7
+        S.rng ^= S.rng << 17
+        j = <int>(S.rng % <uint64_t>(i + 1))
+        m = f.moves[i]; f.moves[i] = f.moves[j]; f.moves[j] = m
+        k = f.child_key[i]; f.child_key[i] = f.child_key[j]; f.child_key[j] = k
 
 cdef int search(Search* S) noexcept nogil:
     """Depth-first search from stack[0]. Returns 1 win, 0 exhausted, -1 stopped (S.limit says why)."""
@@ -862,14 +868,15 @@ LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
 
 
 cdef enum:
-    QUICK_NODES = 20000      # the first, complete, phase of solve_position
+    QUICK_NODES = 20000      # the first search of solve_position
+    RESTART_NODES = 20000    # each search in a random move order that follows it
 
-cdef int run_phase(Search* S, const State* start, bint streamline, long long max_nodes,
+cdef int run_phase(Search* S, const State* start, bint shuffle, long long max_nodes,
                    double deadline) noexcept nogil:
     """One search from ``start`` with a cleared table: 2 won by safe moves alone, else as search()."""
     cdef Frame* root = &S.stack[0]
     cdef int result
-    S.cfg.streamline = streamline
+    S.shuffle = shuffle
     S.max_nodes = max_nodes
     S.deadline = deadline
     S.limit = LIMIT_NONE
@@ -898,25 +905,28 @@ cdef int propagate_pending() except -1:
 
 def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
-                   double timeout=0.0, double memory_mb=1024.0, long long first_phase=1000000):
+                   double timeout=0.0, double memory_mb=1024.0, long long restarts=300000):
     """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 
-    Three phases. The first, a complete search of at most QUICK_NODES positions, decides most
-    deals outright. The second, of at most ``first_phase`` positions, is streamlined: a card that
-    can go home goes home, and nothing comes back; it also stops at a tenth of ``max_nodes`` or of
-    ``timeout``. That is not sound for a loss (Blake & Gent, §5.5: it misses wins), so only a win
-    found there counts (and every winning line is replayed by the referee); otherwise the third
-    phase, the complete search again, decides. The streamlined space is far smaller, so it finds
-    most hard wins many times faster, and costs a loss at most its budget.
+    Every search is complete (it proves a loss when it runs out of moves); they differ in the
+    order of the moves. The first, of at most QUICK_NODES positions in the generator's order,
+    decides most deals outright. Then come searches of RESTART_NODES positions each, every node's
+    moves in a random order, while they stay within ``restarts`` positions (and a tenth of
+    ``max_nodes`` and of ``timeout``): the time a depth-first search needs to find a win is
+    heavy-tailed, and a fresh order often finds at once a win the first order buried. Last, the
+    search in the generator's order runs to the end or the limits. (A fixed seed: the same call
+    gives the same result.)
 
     Returns ``(verdict, line, nodes, seconds, table_peak, limit)`` with verdict 1 winnable,
     0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`)."""
     cdef Search S
     cdef State start_state
     cdef int p, k, result = 0
-    cdef long long budget = first_phase
+    cdef long long budget = restarts
+    cdef long long restarts_end
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
+    cdef double restarts_deadline = start + timeout / 10 if timeout > 0 else 0.0
     if len(piles) > MAX_PILES or len(stock) > MAX_TALON or len(down) != len(piles):
         raise ValueError("deal too large for the native core")
     for p in range(len(piles)):
@@ -957,16 +967,18 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     cdef long long quick = QUICK_NODES if max_nodes <= 0 or QUICK_NODES < max_nodes else max_nodes
     if max_nodes > 0 and max_nodes // 10 < budget:
         budget = max_nodes // 10
+    S.rng = <uint64_t>0x9e3779b97f4a7c15
     line = []
     try:
         with nogil:
             result = run_phase(&S, &start_state, False, quick, deadline)
             if result == -1 and S.limit == LIMIT_NODES and quick != max_nodes:
-                if budget > 0:
-                    result = run_phase(&S, &start_state, True, S.nodes + budget,
-                                       start + timeout / 10 if timeout > 0 else 0.0)
-                if budget <= 0 or result == 0 or (
-                        result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS)):
+                restarts_end = S.nodes + budget
+                while (result == -1 and S.limit == LIMIT_NODES
+                       and S.nodes + RESTART_NODES <= restarts_end):
+                    result = run_phase(&S, &start_state, True, S.nodes + RESTART_NODES,
+                                       restarts_deadline)
+                if result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS):
                     result = run_phase(&S, &start_state, False, max_nodes, deadline)
         if result == 2:
             line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]

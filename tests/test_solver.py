@@ -189,6 +189,50 @@ def test_dead_ends_need_no_search(seed, why):
     assert solved(deal, Rules(3, None, "any"), timeout=SOLVE_TIMEOUT).verdict == WINNABLE
 
 
+def twin_blocked_deal(rng: random.Random, spoil: bool) -> Deal:
+    """A random 4x5/5 deal whose last pile is, bottom to top, a shuffle of (a lower card of
+    t1's suit, a lower card of t2's suit, a parent of both) then t2, then its twin t1: the
+    pattern the core's twin test declares lost. ``spoil``: one of the three bottom cards is
+    replaced by a random other card, so the pattern no longer holds."""
+    shape = DeckShape.parse("4x5/5")
+    rank, colour = rng.randint(1, 3), rng.randint(0, 1)
+    suit1, suit2 = rng.sample([colour, colour + 2], 2)
+    parent = (rank + 1) * 4 + (colour ^ 1) + 2 * rng.randint(0, 1)
+    under = [rng.randrange(rank) * 4 + suit1, rng.randrange(rank) * 4 + suit2, parent]
+    if spoil:
+        under[rng.randrange(3)] = rng.choice(
+            [c for c in shape.cards() if c not in under + [rank * 4 + suit1, rank * 4 + suit2]])
+    rng.shuffle(under)
+    last = under + [rank * 4 + suit2, rank * 4 + suit1]
+    rest = [c for c in shape.cards() if c not in last]
+    rng.shuffle(rest)
+    piles = [tuple(rest[n * (n - 1) // 2:n * (n + 1) // 2]) for n in range(1, 5)] + [tuple(last)]
+    return Deal(tableau=tuple(piles), face_down=tuple(len(p) - 1 for p in piles),
+                stock=tuple(rest[10:]), shape=shape)
+
+
+def test_twin_blocked_deals_are_lost():
+    """The twin test fires at the root on every deal with the pattern, and each such deal is
+    lost for the brute force too; with the pattern spoiled, verdicts still agree."""
+    rng = random.Random("twins")
+    fired = 0
+    for number in range(30):
+        spoil = number % 3 == 2
+        deal = twin_blocked_deal(rng, spoil)
+        rules = Rules(rng.choice((1, 2, 3)), rng.choice((1, 2, None)), rng.choice(("king", "none")),
+                      rng.random() < 0.5)
+        brute = search(deal, rules, EXHAUSTIVE_LIMIT * 10)
+        result = solved(deal, rules, timeout=SOLVE_TIMEOUT)
+        label = describe(deal, rules, f"deal #{number}")
+        if not spoil:
+            assert (result.verdict, result.nodes) == (UNWINNABLE, 0), label
+            assert brute.winnable is False, label
+            fired += 1
+        elif brute.winnable is not None:
+            assert result.verdict == (WINNABLE if brute.winnable else UNWINNABLE), label
+    assert fired == 20
+
+
 def seeds(count: int) -> list[int]:
     rng = random.Random("metamorphic")
     return [rng.randrange(2 ** 32) for _ in range(count)]

@@ -957,6 +957,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     start_state.redeals_left = UNLIMITED if passes == 0 else passes - 1
     start_state.stale = (1 << MAX_PILES) - 1
     S.cap = 64
+    S.table.slot = NULL                  # table_free may run before table_init
     S.stack = <Frame*>malloc(sizeof(Frame) * S.cap)
     if S.stack == NULL or not table_init(&S.table, <size_t>(memory_mb * 1048576.0)):
         free(S.stack)

@@ -488,6 +488,16 @@ cdef inline bint lies_below(const signed char* pile_of, const signed char* pos_o
     """Whether card z lies under card t in t's pile (so cannot move before t has)."""
     return pile_of[z] >= 0 and pile_of[z] == pile_of[t] and pos_of[z] < pos_of[t]
 
+cdef bint lower_lies_below(const State* s, const signed char* pile_of, const signed char* pos_of,
+                           int c, int t) noexcept nogil:
+    """Whether a lower card of c's suit, not yet home, lies under card t (so c cannot go home
+    before t has moved)."""
+    cdef int q
+    for q in range(s.home[c & 3], rank_of(<uint8_t>c)):
+        if lies_below(pile_of, pos_of, q * 4 + (c & 3), t):
+            return True
+    return False
+
 cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pile_of,
                         const signed char* pos_of) noexcept nogil:
     """Whether two twins (same rank and colour, not kings) block each other for good.
@@ -502,8 +512,7 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
     home (its suit waits for a card under it), nor onto Q, nor onto P (t1 is on it), nor into a
     column. A card that never moves never goes home: the position is lost. (After the
     twin-blocking pattern of Bjarnason, Tadepalli & Fern, §4.1.)"""
-    cdef int r, col, t1, t2, su, q, parent, k
-    cdef bint low1, low2
+    cdef int r, col, t1, t2, su, parent, k
     for r in range(cfg.ranks - 1):
         for col in range(2):
             t1 = r * 4 + col
@@ -514,16 +523,8 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
                 t1, t2 = t2, t1
             if pos_of[t2] > s.down[pile_of[t2]]:
                 continue        # t2 must be the lowest face-up card or face down: moved only as a head
-            low1 = low2 = False
-            for q in range(s.home[t1 & 3], r):
-                if lies_below(pile_of, pos_of, q * 4 + (t1 & 3), t2):
-                    low1 = True
-                    break
-            for q in range(s.home[t2 & 3], r):
-                if lies_below(pile_of, pos_of, q * 4 + (t2 & 3), t2):
-                    low2 = True
-                    break
-            if not (low1 and low2):
+            if not (lower_lies_below(s, pile_of, pos_of, t1, t2)
+                    and lower_lies_below(s, pile_of, pos_of, t2, t2)):
                 continue
             for k in range(2):
                 su = (col ^ 1) + 2 * k

@@ -417,40 +417,55 @@ cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
     """Whether some card provably can never move again (so the position cannot be won).
 
     Candidates are the cards at or below each pile's lowest face-up card: such a card leaves only
-    by moving itself, home or as the head of a run. G starts as all candidates; a card leaves G
-    while one of its routes may still open: home (every lower card of its suit is home, or could
-    get there: not itself in G, not under a card of G), onto a parent (one rank up, other colour:
-    on a pile and not under a card of G, in the talon, or home when worrying back is allowed), or
-    into an empty column (allowed for it by the rule). What is left is sound (the greatest fixed
-    point): the first card of G ever to move would need a route that only a move of a card of G
-    could open. Nothing ever enters the region below a pile's lowest face-up card, so G only
-    shrinks as play goes on; new dead ends come only from parents sent home for good."""
+    by moving itself, home or as the head of a run. Once no redeal is left, the waste is one more
+    such pile: each of its cards leaves only as the top, after every card above it. G starts as
+    all candidates; a card leaves G while one of its routes may still open: home (every lower
+    card of its suit is home, or could get there: not itself in G, not under a card of G), onto a
+    parent (one rank up, other colour: on a pile and not under a card of G, in the waste above
+    every card of G, in the stock, or home when worrying back is allowed), or into an empty
+    column (allowed for it by the rule). What is left is sound (the greatest fixed point): the
+    first card of G ever to move would need a route that only a move of a card of G could open.
+    Nothing ever enters the region below a pile's lowest face-up card, nor the waste below its
+    top, so cards added later only cover more. On the tableau G only shrinks as play goes on (new
+    dead ends come from parents sent home for good); the waste grows, so G with it."""
     cdef signed char pile_of[MAX_CARD]
     cdef signed char pos_of[MAX_CARD]
-    cdef bint stuck[MAX_PILES][PILE_CAP]
-    cdef int top_stuck[MAX_PILES]
-    cdef int p, k, q, r, su, x, n_stuck = 0
+    cdef bint stuck[MAX_PILES + 1][MAX_TALON]
+    cdef int top_stuck[MAX_PILES + 1]
+    cdef int length[MAX_PILES + 1]
+    cdef uint8_t* cards[MAX_PILES + 1]
+    cdef uint8_t waste[MAX_TALON]
+    cdef int waste_pile = cfg.piles, npiles = cfg.piles, p, k, q, r, su, x, n_stuck = 0
     cdef bint changed = True, movable
     cdef uint8_t d
     if cfg.empty_rule == EMPTY_ANY:
         return False
     memset(pile_of, -1, MAX_CARD)
     for p in range(cfg.piles):
+        cards[p] = <uint8_t*>s.card[p]
+        length[p] = s.length[p]
+    if not cfg.unlimited and s.redeals_left == 0 and s.waste_len > 0:
+        for k in range(s.waste_len):
+            waste[k] = cfg.stock_card[s.talon[k]]
+        cards[waste_pile] = waste
+        length[waste_pile] = s.waste_len
+        npiles += 1
+    for p in range(npiles):
         top_stuck[p] = -1
-        for k in range(s.length[p]):
-            pile_of[s.card[p][k]] = <signed char>p
-            pos_of[s.card[p][k]] = <signed char>k
-            stuck[p][k] = k <= s.down[p]
+        for k in range(length[p]):
+            pile_of[cards[p][k]] = <signed char>p
+            pos_of[cards[p][k]] = <signed char>k
+            stuck[p][k] = p == waste_pile or k <= s.down[p]
             if stuck[p][k]:
                 top_stuck[p] = k
                 n_stuck += 1
     while changed and n_stuck > 0:
         changed = False
-        for p in range(cfg.piles):
-            for k in range(s.length[p]):
+        for p in range(npiles):
+            for k in range(length[p]):
                 if not stuck[p][k]:
                     continue
-                d = s.card[p][k]
+                d = cards[p][k]
                 r = rank_of(d)
                 su = suit_of(d)
                 movable = cfg.empty_rule == EMPTY_KING and r == cfg.ranks - 1
@@ -470,8 +485,9 @@ cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
                         if s.home[q] > r + 1:
                             if cfg.worry_back:
                                 movable = True
-                        elif pile_of[x] < 0 or pos_of[x] >= top_stuck[pile_of[x]]:
-                            movable = True
+                        elif pile_of[x] < 0 or pos_of[x] > top_stuck[pile_of[x]] or (
+                                pos_of[x] == top_stuck[pile_of[x]] and pile_of[x] != waste_pile):
+                            movable = True      # a stuck pile card takes a child where it lies
                 if movable:
                     stuck[p][k] = False
                     n_stuck -= 1
@@ -502,8 +518,9 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
                         const signed char* pos_of) noexcept nogil:
     """Whether two twins (same rank and colour, not kings) block each other for good.
 
-    Let t1 lie above its twin t2 in one pile, t2 face down or the lowest face-up card (so it
-    moves only as the head of what it carries, and what lies under it only after it), a lower
+    Let t1 lie above its twin t2 in one pile (or in the waste with no redeal left, see dead_end),
+    t2 face down or the lowest face-up card (so it moves only as the head of what it carries, and
+    what lies under it only after it; in the waste every card moves alone), a lower
     card of each one's suit lie under t2, and one of their two common parents, Q, lie under t2 as
     well (or be home for good: no worrying back). Empty columns do not take them. Then t2 never
     moves. t1 must move first; wherever it goes it sits on a parent (as a head or inside a run):
@@ -521,7 +538,7 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
                 continue
             if pos_of[t1] < pos_of[t2]:
                 t1, t2 = t2, t1
-            if pos_of[t2] > s.down[pile_of[t2]]:
+            if pile_of[t2] < cfg.piles and pos_of[t2] > s.down[pile_of[t2]]:
                 continue        # t2 must be the lowest face-up card or face down: moved only as a head
             if not (lower_lies_below(s, pile_of, pos_of, t1, t2)
                     and lower_lies_below(s, pile_of, pos_of, t2, t2)):
@@ -798,6 +815,14 @@ cdef void shuffle_moves(Search* S, Frame* f) noexcept nogil:
         m = f.moves[i]; f.moves[i] = f.moves[j]; f.moves[j] = m
         k = f.child_key[i]; f.child_key[i] = f.child_key[j]; f.child_key[j] = k
 
+cdef inline bint may_newly_dead_end(const Config* cfg, const State* s, Move m) noexcept nogil:
+    """Whether dead_end could hold after move m when it did not before: without worrying back,
+    after any move (parents go home for good); with it, only once no redeal is left and m turned
+    the stock (G grows only with the waste, see dead_end)."""
+    if not cfg.worry_back:
+        return True
+    return s.redeals_left == 0 and (m.kind == MV_TALON_FOUNDATION or m.kind == MV_TALON_TABLEAU)
+
 cdef int search(Search* S) noexcept nogil:
     """Depth-first search from stack[0]. Returns 1 win, 0 exhausted, -1 stopped (S.limit says why)."""
     cdef Frame* f
@@ -825,7 +850,7 @@ cdef int search(Search* S) noexcept nogil:
             return 1
         if seen_before(S, d, &child.s, child.ka, child.kb):
             continue
-        if not S.cfg.worry_back and dead_end(&S.cfg, &child.s):
+        if may_newly_dead_end(&S.cfg, &child.s, f.moves[f.next - 1]) and dead_end(&S.cfg, &child.s):
             continue
         child.stored = not S.table.full
         table_add(&S.table, child.ka, child.kb)

@@ -4,7 +4,8 @@
   (draw 1/2/3 x passes 1/2/unlimited x empty king/any/none x worry on/off), ``solve`` and the
   pure-Python brute force ``referee.exhaustive`` give the same verdict, also with a tiny
   transposition table and with the core's search in the generator's order alone (no restarts in
-  random orders).
+  random orders, no relaxation); the relaxation alone (every talon card always reachable) never
+  calls a winnable deal lost.
   Every winning line is replayed by the referee and must win.
 * Metamorphic, on random full deals: more passes, freer spaces and worrying back each allow
   every move the stricter rules allow, so they never lose a win.
@@ -76,26 +77,39 @@ def solved(deal: Deal, rules: Rules, **limits) -> Result:
     return result
 
 
-def complete_search_only(deal: Deal, rules: Rules, timeout: float) -> Result:
-    """``solved`` with the core's search in its generator's order alone, without the searches in
-    random orders (``solve`` runs those second, and as they find most hard wins they could hide a
-    search that misses some)."""
+def with_core_options(deal: Deal, rules: Rules, timeout: float, max_nodes: int | None = None,
+                      **options) -> Result:
+    """``solved`` with these options of the core's ``solve_position`` patched in."""
     from dsolve import _core
 
-    ordered_only = functools.partial(_core.solve_position, restarts=0)
-    with mock.patch.object(_core, "solve_position", ordered_only):
-        return solved(deal, rules, timeout=timeout)
+    patched = functools.partial(_core.solve_position, **options)
+    with mock.patch.object(_core, "solve_position", patched):
+        return solved(deal, rules, timeout=timeout, max_nodes=max_nodes)
+
+
+def complete_search_only(deal: Deal, rules: Rules, timeout: float,
+                         max_nodes: int | None = None) -> Result:
+    """``solved`` with the core's search in its generator's order alone, without the searches in
+    random orders or the relaxation (``solve`` runs those too, and as they decide many deals
+    first they could hide a search that gets some wrong)."""
+    return with_core_options(deal, rules, timeout, max_nodes, restarts=0, relax=False)
+
+
+def relaxation_only(deal: Deal, rules: Rules, timeout: float,
+                    max_nodes: int | None = None) -> Result:
+    """The core's relaxation alone (every talon card always reachable): unwinnable or unknown."""
+    return with_core_options(deal, rules, timeout, max_nodes, relax_only=True)
 
 
 # --- differential: solve vs brute force on small deals -------------------------------------------
 
-def differential(stream: str, shape_text: str, rules: Rules, count: int) -> None:
+def differential(stream: str, shape_text: str, rules: Rules, count: int) -> int:
     """Solve ``count`` random ``shape_text`` deals under ``rules`` both ways; fail listing every
-    disagreement."""
+    disagreement. Returns how many losses the relaxation alone proved."""
     shape = DeckShape.parse(shape_text)
     rng = random.Random(f"{stream}/{shape_text}/{rules}")
     problems: list[str] = []
-    decided = 0
+    decided = relaxed_losses = 0
     for number in range(count):
         deal = random_small_deal(rng, shape)
         brute = search(deal, rules, EXHAUSTIVE_LIMIT)
@@ -107,7 +121,8 @@ def differential(stream: str, shape_text: str, rules: Rules, count: int) -> None
         for name, run in (
                 ("solve", lambda: solved(deal, rules, timeout=SOLVE_TIMEOUT)),
                 (f"solve(memory_mb={TINY_MB})", lambda: solved(deal, rules, timeout=10.0, memory_mb=TINY_MB)),
-                ("complete search alone", lambda: complete_search_only(deal, rules, SOLVE_TIMEOUT))):
+                ("complete search alone", lambda: complete_search_only(deal, rules, SOLVE_TIMEOUT)),
+                ("relaxation alone", lambda: relaxation_only(deal, rules, SOLVE_TIMEOUT))):
             try:
                 got = run()
             except AssertionError as err:
@@ -118,6 +133,10 @@ def differential(stream: str, shape_text: str, rules: Rules, count: int) -> None
                 record(message)
                 problems.append(message)
                 continue
+            if name == "relaxation alone":
+                relaxed_losses += got.verdict == UNWINNABLE
+                if got.verdict == UNKNOWN:
+                    continue
             if got.verdict == UNKNOWN and name != f"solve(memory_mb={TINY_MB})":
                 problems.append(describe(deal, rules, f"{label}: solve undecided after "
                                                       f"{SOLVE_TIMEOUT} s ({got.limit})"))
@@ -128,6 +147,7 @@ def differential(stream: str, shape_text: str, rules: Rules, count: int) -> None
                 problems.append(message)
     assert not problems, f"{len(problems)} disagreement(s):\n\n" + "\n\n".join(problems)
     assert decided >= count // 2, f"only {decided} of {count} deals within the brute-force limit"
+    return relaxed_losses
 
 
 def _cases(counts: dict[str, int]) -> list:
@@ -152,6 +172,31 @@ def test_small_deals_are_won_and_lost():
     shape = DeckShape.parse("3x5/4")
     verdicts = {search(random_small_deal(rng, shape), Rules(3, 2)).winnable for _ in range(60)}
     assert verdicts == {True, False}
+
+
+def test_relaxation_proves_small_losses():
+    """The relaxation's part in the differential test is not vacuous: alone it proves losses of
+    small draw-3 deals (each one checked against the brute force)."""
+    rng = random.Random("relaxed")
+    shape = DeckShape.parse("3x5/4")
+    proved = 0
+    for _ in range(40):
+        deal = random_small_deal(rng, shape)
+        if relaxation_only(deal, Rules(3), SOLVE_TIMEOUT).verdict == UNWINNABLE:
+            assert search(deal, Rules(3), EXHAUSTIVE_LIMIT).winnable is False
+            proved += 1
+    assert proved >= 3
+
+
+@pytest.mark.parametrize("seed", [558, 364])
+def test_relaxation_decides_losses_the_game_search_cannot(seed):
+    """Solvitaire seeds 558 and 364, draw 3: the relaxation proves the loss in a few thousand
+    positions; the search of the game itself is still undecided after 200,000 (it needs
+    millions); solve runs both and is decided within that budget."""
+    deal, rules = make_deal("solvitaire", seed), Rules(3)
+    assert relaxation_only(deal, rules, 30, max_nodes=20_000).verdict == UNWINNABLE
+    assert complete_search_only(deal, rules, 30, max_nodes=200_000).verdict == UNKNOWN
+    assert solved(deal, rules, max_nodes=200_000).verdict == UNWINNABLE
 
 
 # --- metamorphic properties on full deals ------------------------------------------------------

@@ -7,6 +7,9 @@ with a transposition table of 127-bit keys of a canonical encoding (piles withou
 are interchangeable, so their order does not matter). The stock is searched as K+ macro moves:
 every talon card reachable by turning (and at most one redeal) is a move of its own.
 
+Losses that hang on the order of the stock are often proved far sooner in a relaxation in which
+every talon card is always reachable; its search takes turns with the game's (relax_config).
+
 Only sound reductions are used; each carries its argument where it is applied:
 safe moves to the foundation, partial-run moves only when the exposed card goes home next,
 one empty column as the target of a move, no pointless whole-pile moves, no worrying back of a
@@ -623,7 +626,7 @@ cdef struct Table:
 
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.max_cap = 1 << 12
-    while t.max_cap * 2 * sizeof(Slot) <= max_bytes:
+    while t.max_cap * 3 * sizeof(Slot) <= max_bytes:   # growing: the doubled table and the old
         t.max_cap *= 2
     t.cap = 1 << 16 if t.max_cap > (1 << 16) else t.max_cap
     t.count = 0
@@ -738,6 +741,8 @@ cdef struct Search:
     State scratch
     bint shuffle        # try each node's moves in a random order (see solve_position)
     uint64_t rng        # xorshift64 state for the shuffles
+    int d               # where a stopped search resumes: the frame being expanded ...
+    bint pending        # ... and whether its newest child still awaits its expansion
 
 cdef inline double now() noexcept nogil:
     cdef timespec ts
@@ -824,11 +829,17 @@ cdef inline bint may_newly_dead_end(const Config* cfg, const State* s, Move m) n
     return s.redeals_left == 0 and (m.kind == MV_TALON_FOUNDATION or m.kind == MV_TALON_TABLEAU)
 
 cdef int search(Search* S) noexcept nogil:
-    """Depth-first search from stack[0]. Returns 1 win, 0 exhausted, -1 stopped (S.limit says why)."""
+    """Depth-first search from stack[0], resumed where it last stopped. Returns 1 win, 0
+    exhausted, -1 stopped (S.limit says why; calling again with larger limits goes on)."""
     cdef Frame* f
     cdef Frame* child
-    cdef int d = 0
+    cdef int d = S.d
     cdef bint interrupted
+    S.limit = LIMIT_NONE
+    if S.pending:
+        S.pending = False
+        d += 1
+        expand(S, &S.stack[d])
     while d >= 0:
         f = &S.stack[d]
         if f.next == f.nmoves:
@@ -836,6 +847,7 @@ cdef int search(Search* S) noexcept nogil:
             continue
         if not reserve(S, d + 2):
             S.limit = LIMIT_MEMORY
+            S.d = d
             return -1
         f = &S.stack[d]
         child = &S.stack[d + 1]
@@ -859,18 +871,20 @@ cdef int search(Search* S) noexcept nogil:
         if (S.nodes & 1023) == 0:
             if S.max_nodes > 0 and S.nodes >= S.max_nodes:
                 S.limit = LIMIT_NODES
-                return -1
-            if S.deadline > 0 and now() > S.deadline:
+            elif S.deadline > 0 and now() > S.deadline:
                 S.limit = LIMIT_SECONDS
-                return -1
-            if (S.nodes & 65535) == 0:
+            elif (S.nodes & 65535) == 0:
                 with gil:
                     interrupted = check_signals() != 0
                 if interrupted:
                     S.limit = LIMIT_INTERRUPT
-                    return -1
+            if S.limit != LIMIT_NONE:
+                S.d = d
+                S.pending = True
+                return -1
         expand(S, child)
         d += 1
+    S.d = -1
     return 0
 
 
@@ -896,17 +910,19 @@ LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
 cdef enum:
     QUICK_NODES = 20000      # the first search of solve_position
     RESTART_NODES = 20000    # each search in a random move order that follows it
+    SLICE_NODES = 50000      # the last search and the relaxation take turns: slices this long...
+    RELAX_SLICE_NODES = 25000    # ... and this (a third of the time; see run_last)
 
-cdef int run_phase(Search* S, const State* start, bint shuffle, long long max_nodes,
-                   double deadline) noexcept nogil:
-    """One search from ``start`` with a cleared table: 2 won by safe moves alone, else as search()."""
+
+cdef int start_search(Search* S, const State* start, bint shuffle) noexcept nogil:
+    """Set up a search from ``start`` with a cleared table: 2 won by safe moves alone, 0 lost at
+    the root, else -1 (then ``search`` runs it)."""
     cdef Frame* root = &S.stack[0]
-    cdef int result
     S.shuffle = shuffle
-    S.max_nodes = max_nodes
-    S.deadline = deadline
     S.limit = LIMIT_NONE
     S.depth = -1
+    S.d = 0
+    S.pending = False
     table_clear(&S.table)
     memcpy(&root.s, start, sizeof(State))
     root.nsafe = apply_safe_moves(&S.cfg, &root.s, root.safe)
@@ -918,10 +934,39 @@ cdef int run_phase(Search* S, const State* start, bint shuffle, long long max_no
     table_add(&S.table, root.ka, root.kb)
     root.stored = not S.table.full
     expand(S, root)
-    result = search(S)
+    return -1
+
+cdef int run_search(Search* S, long long max_nodes, double deadline) noexcept nogil:
+    """Run (or resume) S's search until it ends or reaches ``max_nodes`` of S or the deadline."""
+    S.max_nodes = max_nodes
+    S.deadline = deadline
+    cdef int result = search(S)
     if S.table.count > S.peak:
         S.peak = S.table.count
     return result
+
+cdef int run_phase(Search* S, const State* start, bint shuffle, long long max_nodes,
+                   double deadline) noexcept nogil:
+    """One whole search from ``start``: 2 won by safe moves alone, else as search()."""
+    cdef int result = start_search(S, start, shuffle)
+    if result != -1:
+        return result
+    return run_search(S, max_nodes, deadline)
+
+cdef void relax_config(Config* cfg, State* start) noexcept nogil:
+    """Turn a game into its relaxation in which every talon card is always reachable (draw 1,
+    unlimited passes, the same tableau, foundations and talon cards).
+
+    Every position of the real game maps onto one of the relaxation (the stock cursor and the
+    redeals forgotten), and every real move onto a move of the relaxation: a talon card reachable
+    by turning is reachable there. So a winning line of the real game is one of the relaxation,
+    and a lost relaxation means a lost game. Many draw-3 losses are proved there in thousands of
+    positions against millions. (A win there proves nothing.)"""
+    cfg.draw = 1
+    cfg.unlimited = True
+    cfg.draw1_reserve = True
+    start.waste_len = 0
+    start.redeals_left = UNLIMITED
 
 
 cdef int propagate_pending() except -1:
@@ -929,9 +974,26 @@ cdef int propagate_pending() except -1:
     return -1
 
 
+cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
+    S.cap = 64
+    S.nodes = 0
+    S.peak = 0
+    S.rng = <uint64_t>0x9e3779b97f4a7c15
+    S.table.slot = NULL                  # table_free may run before table_init
+    S.stack = <Frame*>malloc(sizeof(Frame) * S.cap)
+    return S.stack != NULL and table_init(&S.table, table_bytes)
+
+cdef void free_search(Search* S) noexcept nogil:
+    free(S.stack)
+    S.stack = NULL
+    table_free(&S.table)
+    S.table.slot = NULL
+
+
 def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
-                   double timeout=0.0, double memory_mb=1024.0, long long restarts=300000):
+                   double timeout=0.0, double memory_mb=1024.0, long long restarts=300000,
+                   bint relax=True, bint relax_only=False):
     """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 
     Every search is complete (it proves a loss when it runs out of moves); they differ in the
@@ -941,18 +1003,24 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     ``max_nodes`` and of ``timeout``): the time a depth-first search needs to find a win is
     heavy-tailed, and a fresh order often finds at once a win the first order buried. Last, the
     search in the generator's order runs to the end or the limits. (A fixed seed: the same call
-    gives the same result.)
+    gives the same result.) When the talon is not always wholly reachable and ``relax`` is set,
+    a search of the relaxation (see relax_config) takes turns with that last search, slice by
+    slice, from the end of the first: its loss is the game's. ``relax_only`` runs the relaxation
+    alone (for the tests): verdict 0 when it is lost, else -1.
 
     Returns ``(verdict, line, nodes, seconds, table_peak, limit)`` with verdict 1 winnable,
     0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`)."""
     cdef Search S
+    cdef Search R
     cdef State start_state
-    cdef int p, k, result = 0
+    cdef State relaxed_start
+    cdef int p, k, result = 0, relaxed = 1
     cdef long long budget = restarts
-    cdef long long restarts_end
+    cdef long long restarts_end, slice_end
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
     cdef double restarts_deadline = start + timeout / 10 if timeout > 0 else 0.0
+    cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0)
     if len(piles) > MAX_PILES or len(stock) > MAX_TALON or len(down) != len(piles):
         raise ValueError("deal too large for the native core")
     for p in range(len(piles)):
@@ -982,42 +1050,104 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         start_state.talon_mask |= (<uint64_t>1) << k
     start_state.redeals_left = UNLIMITED if passes == 0 else passes - 1
     start_state.stale = (1 << MAX_PILES) - 1
-    S.cap = 64
-    S.table.slot = NULL                  # table_free may run before table_init
-    S.stack = <Frame*>malloc(sizeof(Frame) * S.cap)
-    if S.stack == NULL or not table_init(&S.table, <size_t>(memory_mb * 1048576.0)):
-        free(S.stack)
-        table_free(&S.table)
+    relax = relax_only or (relax and not S.cfg.draw1_reserve and len(stock) > 0)
+    R.cfg = S.cfg
+    memcpy(&relaxed_start, &start_state, sizeof(State))
+    relax_config(&R.cfg, &relaxed_start)
+    # The relaxation's table gets an eighth of the memory while it runs.
+    R.stack = NULL
+    R.table.slot = NULL
+    R.nodes = 0
+    R.peak = 0
+    ok = init_search(&S, table_bytes - table_bytes // 8 if relax else table_bytes)
+    if relax:
+        ok = init_search(&R, table_bytes // 8) and ok
+    if not ok:
+        free_search(&S)
+        free_search(&R)
         raise MemoryError("cannot allocate the search")
-    S.nodes = 0
-    S.peak = 0
     cdef long long quick = QUICK_NODES if max_nodes <= 0 or QUICK_NODES < max_nodes else max_nodes
     if max_nodes > 0 and max_nodes // 10 < budget:
         budget = max_nodes // 10
-    S.rng = <uint64_t>0x9e3779b97f4a7c15
     line = []
     try:
         with nogil:
-            result = run_phase(&S, &start_state, False, quick, deadline)
-            if result == -1 and S.limit == LIMIT_NODES and quick != max_nodes:
+            if relax_only:
+                result = run_phase(&R, &relaxed_start, False, max_nodes, deadline)
+                S.limit = R.limit if R.limit != LIMIT_NONE else LIMIT_NODES
+                result = 0 if result == 0 else -1
+            else:
+                result = run_phase(&S, &start_state, False, quick, deadline)
+            if result == -1 and S.limit == LIMIT_NODES and not relax_only and quick != max_nodes:
+                if relax:             # relaxed: -1 while the relaxation runs undecided
+                    relaxed = start_search(&R, &relaxed_start, False)
+                    if relaxed == -1:
+                        relaxed = run_search(&R, cap(RELAX_SLICE_NODES, max_nodes, S.nodes),
+                                             deadline)
+                    if relaxed == 0:
+                        result = 0
+                    elif relaxed != -1:
+                        free_search(&R)         # won there, which decides nothing
+                    elif R.limit != LIMIT_NODES:
+                        S.limit = R.limit
+            if result == -1 and S.limit == LIMIT_NODES and not relax_only:
                 restarts_end = S.nodes + budget
                 while (result == -1 and S.limit == LIMIT_NODES
                        and S.nodes + RESTART_NODES <= restarts_end):
                     result = run_phase(&S, &start_state, True, S.nodes + RESTART_NODES,
                                        restarts_deadline)
                 if result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS):
-                    result = run_phase(&S, &start_state, False, max_nodes, deadline)
+                    result = start_search(&S, &start_state, False)
+                    result = run_last(&S, &R, result, relaxed, max_nodes, deadline)
         if result == 2:
             line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]
             result = 1
         elif result == 1:
             line = solution(&S, S.depth)
+        if result != -1:
+            S.limit = LIMIT_NONE
         if S.limit == LIMIT_INTERRUPT:
             propagate_pending()
-        return result, line, S.nodes, now() - start, S.peak, LIMIT_NAMES[S.limit]
+        return (result, line, S.nodes + R.nodes, now() - start, max(S.peak, R.peak),
+                LIMIT_NAMES[S.limit])
     finally:
-        free(S.stack)
-        table_free(&S.table)
+        free_search(&S)
+        free_search(&R)
+
+
+cdef int run_last(Search* S, Search* R, int result, int relaxed, long long max_nodes,
+                  double deadline) noexcept nogil:
+    """The last search (started) to its end, taking turns with the relaxation while that runs
+    undecided (``relaxed`` -1). Returns as search() (S.limit says why it stopped)."""
+    cdef long long slice_end
+    while result == -1:
+        if max_nodes > 0 and S.nodes + R.nodes >= max_nodes:
+            S.limit = LIMIT_NODES
+            break
+        if relaxed == -1:
+            slice_end = cap(S.nodes + SLICE_NODES, max_nodes, R.nodes)
+        else:
+            slice_end = cap(0, max_nodes, R.nodes)
+        result = run_search(S, slice_end, deadline)
+        if result != -1 or S.limit != LIMIT_NODES or relaxed != -1:
+            break
+        relaxed = run_search(R, cap(R.nodes + RELAX_SLICE_NODES, max_nodes, S.nodes), deadline)
+        if relaxed == 0:
+            result = 0
+        elif relaxed == -1 and R.limit != LIMIT_NODES:
+            S.limit = R.limit
+            break
+        elif relaxed != -1:
+            free_search(R)         # won there, which decides nothing
+    return result
+
+
+cdef inline long long cap(long long end, long long max_nodes, long long other) noexcept nogil:
+    """A search's node limit ``end`` (0: none), lowered so that with the ``other`` search's nodes
+    the total stays within ``max_nodes`` (0: none)."""
+    if max_nodes > 0 and (end == 0 or end > max_nodes - other):
+        return max_nodes - other
+    return end
 
 
 # Move kinds as Python sees them in a winning line.

@@ -8,6 +8,7 @@ cdef enum:
     MAX_MOVES = 1024
     MAX_CARD = 52        # card numbers are rank * 4 + suit, suits C, H, S, D
     UNLIMITED = 255      # redeals_left when passes are unlimited
+    NOT_IN_STOCK = 255
 
 # Empty-column rules, as in Rules.empty_rule.
 cdef enum:
@@ -49,6 +50,7 @@ cdef struct Config:
     int total                    # cards in the deal
     int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
+    uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none
 
 
 cdef struct State:

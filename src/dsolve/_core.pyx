@@ -15,7 +15,7 @@ safe moves to the foundation, partial-run moves only when the exposed card goes 
 one empty column as the target of a move, no pointless whole-pile moves, no worrying back of a
 card that would be safe, and the cursor normalisation of unlimited redeals.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -147,14 +147,30 @@ cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
         s.total_home -= 1
         push(s, m.dst, <uint8_t>(s.home[m.src] * 4 + m.src))
 
+cdef inline bint top_goes_safely(const Config* cfg, const State* s, int p) noexcept nogil:
+    return s.length[p] > 0 and goes_home(s, s.card[p][s.length[p] - 1]) and is_safe(
+        cfg, s, s.card[p][s.length[p] - 1])
+
+cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) noexcept nogil:
+    """apply_safe_moves after move m from a position that had none left. A move that raises no
+    foundation makes no card newly safe, and the only new top cards are those of its piles: when
+    none of them goes home safely there is nothing to do."""
+    if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):
+        if not top_goes_safely(cfg, s, m.src) and not top_goes_safely(cfg, s, m.dst):
+            return 0
+    elif m.kind == MV_TALON_TABLEAU or m.kind == MV_FOUNDATION_TABLEAU:
+        if not top_goes_safely(cfg, s, m.dst):
+            return 0
+    return apply_safe_moves(cfg, s, record)
+
 cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept nogil:
     """Send every safe card home (see is_safe) until none is left; record the cards moved.
 
     From the talon only under draw 1 with unlimited redeals, where the talon is a reserve whose
     every card is reachable at any time, so a talon card is as free as a pile's top card."""
-    cdef int n = 0, p, j
+    cdef int n = 0, p, j, su
     cdef bint changed = True
-    cdef uint8_t c
+    cdef uint8_t c, idx
     while changed:
         changed = False
         for p in range(cfg.piles):
@@ -169,17 +185,21 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                     n += 1
                     changed = True
         if cfg.draw1_reserve:
-            j = 0
-            while j < s.talon_len:
-                c = cfg.stock_card[s.talon[j]]
-                if goes_home(s, c) and is_safe(cfg, s, c):
-                    take_talon(cfg, s, j)
-                    send_home(s, c)
-                    record[n] = c
-                    n += 1
-                    changed = True
-                else:
+            for su in range(cfg.suits):
+                if s.home[su] == cfg.ranks:
+                    continue
+                c = <uint8_t>(s.home[su] * 4 + su)
+                idx = cfg.stock_index[c]
+                if idx == NOT_IN_STOCK or not (s.talon_mask >> idx) & 1 or not is_safe(cfg, s, c):
+                    continue
+                j = 0
+                while s.talon[j] != idx:
                     j += 1
+                take_talon(cfg, s, j)
+                send_home(s, c)
+                record[n] = c
+                n += 1
+                changed = True
     return n
 
 
@@ -217,15 +237,22 @@ cdef inline int first_empty(const Config* cfg, const State* s) noexcept nogil:
             return p
     return -1
 
-# Tableau-to-tableau move classes, generated in this order of promise.
 cdef enum:
-    RUN_REVEALS = 0      # the whole face-up run leaves a pile with face-down cards: flips one
-    RUN_PARTIAL = 1      # part of a run, the card it exposes going home next
-    RUN_EMPTIES = 2      # a whole pile with nothing face down moves onto another card
+    MAX_RUN_MOVES = 256  # tableau-to-tableau moves: one per two piles, a run's cards into a column
 
-cdef int gen_runs(const Config* cfg, const State* s, Move* moves, int n, int cls,
-                  int empty) noexcept nogil:
-    """Tableau-to-tableau moves of one class.
+# Tableau-to-tableau moves, by class, in this order of promise: whole face-up runs that leave
+# face-down cards behind (flipping one); parts of runs whose exposed card goes home next; whole
+# piles with nothing face down onto another card (emptying a column).
+cdef struct RunMoves:
+    Move reveals[MAX_RUN_MOVES]
+    Move partial[MAX_RUN_MOVES]
+    Move empties[MAX_RUN_MOVES]
+    int n_reveals
+    int n_partial
+    int n_empties
+
+cdef void gen_runs(const Config* cfg, const State* s, RunMoves* out, int empty) noexcept nogil:
+    """Tableau-to-tableau moves.
 
     Partial runs (leaving a face-up card behind) are moved only when the exposed card goes home
     at once (Blake & Gent, Appendix B.2, Theorem 4, for red-black building with runs moved like
@@ -233,14 +260,13 @@ cdef int gen_runs(const Config* cfg, const State* s, Move* moves, int n, int cls
     moves to an empty column (relabelling the columns gives the same position), and only the
     first empty column is a target (all empty columns are alike)."""
     cdef int a, b, i, rs, top, down, need
-    cdef uint8_t t, head
+    cdef uint8_t t
+    out.n_reveals = out.n_partial = out.n_empties = 0
     for a in range(cfg.piles):
         top = s.length[a]
         if top == 0:
             continue
         down = s.down[a]
-        if cls == RUN_REVEALS and down == 0:
-            continue
         rs = run_start(s, a)
         for b in range(cfg.piles):
             if b == a:
@@ -250,32 +276,28 @@ cdef int gen_runs(const Config* cfg, const State* s, Move* moves, int n, int cls
                     continue
                 # Only the bottom card of a run can be a king; any card may head a run under 'any'.
                 for i in range(rs, top):
-                    if not may_fill_empty(cfg, s.card[a][i]):
-                        continue
-                    n = classify_run(s, moves, n, cls, a, b, i, down)
+                    if may_fill_empty(cfg, s.card[a][i]):
+                        classify_run(s, out, a, b, i, down)
                 continue
             t = s.card[b][s.length[b] - 1]
             need = rank_of(t) - 1 - rank_of(s.card[a][top - 1])
             i = top - 1 - need
             if need < 0 or i < rs or not can_stack(s.card[a][i], t):
                 continue
-            n = classify_run(s, moves, n, cls, a, b, i, down)
-    return n
+            classify_run(s, out, a, b, i, down)
 
-cdef inline int classify_run(const State* s, Move* moves, int n, int cls, int a, int b, int i,
-                             int down) noexcept nogil:
-    cdef uint8_t exposed
+cdef inline void classify_run(const State* s, RunMoves* out, int a, int b, int i,
+                              int down) noexcept nogil:
     if i == down:
         if down > 0:
-            if cls == RUN_REVEALS:
-                n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, 0, s.card[a][i])
-        elif cls == RUN_EMPTIES and s.length[b] > 0:
-            n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, 0, s.card[a][i])
-    elif cls == RUN_PARTIAL:
-        exposed = s.card[a][i - 1]
-        if goes_home(s, exposed):
-            n = add(moves, n, MV_TABLEAU_TABLEAU, a, b, i, FLAG_THEN_HOME, s.card[a][i])
-    return n
+            out.n_reveals = add(out.reveals, out.n_reveals, MV_TABLEAU_TABLEAU, a, b, i, 0,
+                                s.card[a][i])
+        elif s.length[b] > 0:
+            out.n_empties = add(out.empties, out.n_empties, MV_TABLEAU_TABLEAU, a, b, i, 0,
+                                s.card[a][i])
+    elif goes_home(s, s.card[a][i - 1]):
+        out.n_partial = add(out.partial, out.n_partial, MV_TABLEAU_TABLEAU, a, b, i,
+                            FLAG_THEN_HOME, s.card[a][i])
 
 cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) noexcept nogil:
     """The talon positions reachable now (K+, Bjarnason, Tadepalli & Fern 2007), each with
@@ -306,30 +328,35 @@ cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) n
             j += N
     return npos
 
-cdef bint could_build_on(const Config* cfg, const State* s, uint8_t y) noexcept nogil:
-    """Whether the next move could build on y, once y is on the tableau: a card one rank lower of
-    the other colour in the talon, heading a run move the generator makes, or on top of its
+cdef inline uint32_t child_bit(uint8_t z) noexcept nogil:
+    """z's bit in a set of (rank, colour) pairs."""
+    return (<uint32_t>1) << (rank_of(z) * 2 + (z & 1))
+
+cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
+    """The (rank, colour) pairs (see child_bit) of the cards the next move could build on a
+    tableau card: in the talon, heading a run move the generator makes, or on top of their
     foundation, free to come back. (Any talon card counts: an over-approximation of what is
     reachable, exact for draw 1 with unlimited passes.)"""
-    cdef int q, z, a, k
-    if rank_of(y) == 0:
-        return False
+    cdef uint32_t bits = 0
+    cdef int q, a, k
+    cdef uint8_t z
     for k in range(s.talon_len):
-        z = cfg.stock_card[s.talon[k]]
-        if rank_of(z) + 1 == rank_of(y) and (z ^ y) & 1:
-            return True
-    for q in range(cfg.suits):
-        if (q & 1) == (y & 1):
-            continue
-        z = (rank_of(y) - 1) * 4 + q
-        if cfg.worry_back and s.home[q] == rank_of(y) and not is_safe(cfg, s, <uint8_t>z):
-            return True
+        bits |= child_bit(cfg.stock_card[s.talon[k]])
+    if cfg.worry_back:
+        for q in range(cfg.suits):
+            if s.home[q] > 0:
+                z = <uint8_t>((s.home[q] - 1) * 4 + q)
+                if not is_safe(cfg, s, z):
+                    bits |= child_bit(z)
     for a in range(cfg.piles):
         for k in range(run_start(s, a), s.length[a]):
-            z = s.card[a][k]
-            if can_stack(<uint8_t>z, y) and (k == s.down[a] or goes_home(s, s.card[a][k - 1])):
-                return True
-    return False
+            if k == s.down[a] or goes_home(s, s.card[a][k - 1]):
+                bits |= child_bit(s.card[a][k])
+    return bits
+
+cdef inline bint could_build_on(uint32_t builders, uint8_t y) noexcept nogil:
+    """Whether the next move could build on y once y is on the tableau (``builders`` as above)."""
+    return rank_of(y) > 0 and (builders >> ((rank_of(y) - 1) * 2 + ((y & 1) ^ 1))) & 1
 
 cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
     """Whether foundation card c (its suit's next-to-top; -4 wraps past an ace) could come back
@@ -346,7 +373,8 @@ cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept
             return True
     return False
 
-cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty) noexcept nogil:
+cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty,
+                   uint32_t builds) noexcept nogil:
     """Every reachable talon card to its foundation or onto the tableau, as one move each.
 
     With draw 1 and unlimited passes the talon is a reserve: taking a card out changes nothing
@@ -364,7 +392,7 @@ cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int em
         flags = pflags[j]
         if goes_home(s, x):
             n = add(moves, n, MV_TALON_FOUNDATION, 0, 0, pos[j], flags, x)
-        if cfg.draw1_reserve and not could_build_on(cfg, s, x):
+        if cfg.draw1_reserve and not could_build_on(builds, x):
             continue
         for b in range(cfg.piles):
             if s.length[b] == 0:
@@ -379,15 +407,21 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     cdef int n = 0, p, su, b
     cdef int empty = first_empty(cfg, s)
     cdef uint8_t c
-    n = gen_runs(cfg, s, moves, n, RUN_REVEALS, empty)
+    cdef uint32_t builds = builders(cfg, s) if cfg.draw1_reserve or cfg.worry_back else 0
+    cdef RunMoves runs
+    gen_runs(cfg, s, &runs, empty)
+    memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
+    n += runs.n_reveals
     for p in range(cfg.piles):
         if s.length[p] > 0:
             c = s.card[p][s.length[p] - 1]
             if goes_home(s, c):
                 n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
-    n = gen_talon(cfg, s, moves, n, empty)
-    n = gen_runs(cfg, s, moves, n, RUN_PARTIAL, empty)
-    n = gen_runs(cfg, s, moves, n, RUN_EMPTIES, empty)
+    n = gen_talon(cfg, s, moves, n, empty, builds)
+    memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
+    n += runs.n_partial
+    memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
+    n += runs.n_empties
     if cfg.worry_back:
         for su in range(cfg.suits):
             if s.home[su] == 0:
@@ -402,7 +436,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             # uses it at once, and it comes back only when a use could follow.
             if is_safe(cfg, s, c):
                 continue
-            if not could_build_on(cfg, s, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
+            if not could_build_on(builds, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
                 continue
             for b in range(cfg.piles):
                 if s.length[b] == 0:
@@ -787,7 +821,7 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     for i in range(n):
         memcpy(&S.scratch, &f.s, sizeof(State))
         apply_move(&S.cfg, &S.scratch, f.moves[i])
-        apply_safe_moves(&S.cfg, &S.scratch, sent)
+        safe_moves_after(&S.cfg, &S.scratch, f.moves[i], sent)
         if S.scratch.total_home == S.cfg.total:
             f.child_key[i].a = 0
             f.child_key[i].b = 0
@@ -856,7 +890,7 @@ cdef int search(Search* S) noexcept nogil:
         memcpy(&child.s, &f.s, sizeof(State))
         apply_move(&S.cfg, &child.s, f.moves[f.next])
         f.next += 1
-        child.nsafe = apply_safe_moves(&S.cfg, &child.s, child.safe)
+        child.nsafe = safe_moves_after(&S.cfg, &child.s, f.moves[f.next - 1], child.safe)
         if child.ka == 0:
             S.depth = d
             return 1
@@ -1036,8 +1070,10 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     S.cfg.piles = len(piles)
     S.cfg.total = suits * ranks
     S.cfg.draw1_reserve = draw == 1 and passes == 0
+    memset(S.cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
     for k in range(len(stock)):
         S.cfg.stock_card[k] = stock[k]
+        S.cfg.stock_index[<uint8_t>stock[k]] = k
     memset(&start_state, 0, sizeof(State))
     for p in range(len(piles)):
         for k in range(len(piles[p])):

@@ -658,10 +658,16 @@ cdef struct Table:
     size_t max_cap
     bint full
 
+cdef size_t table_max_cap(size_t max_bytes) noexcept nogil:
+    """The most slots a table may grow to within max_bytes (while growing it holds the doubled
+    table and the old one)."""
+    cdef size_t cap = 1 << 12
+    while cap * 3 * sizeof(Slot) <= max_bytes:
+        cap *= 2
+    return cap
+
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
-    t.max_cap = 1 << 12
-    while t.max_cap * 3 * sizeof(Slot) <= max_bytes:   # growing: the doubled table and the old
-        t.max_cap *= 2
+    t.max_cap = table_max_cap(max_bytes)
     t.cap = 1 << 16 if t.max_cap > (1 << 16) else t.max_cap
     t.count = 0
     t.full = False
@@ -1090,14 +1096,14 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     R.cfg = S.cfg
     memcpy(&relaxed_start, &start_state, sizeof(State))
     relax_config(&R.cfg, &relaxed_start)
-    # The relaxation's table gets an eighth of the memory while it runs.
+    # The relaxation's table gets a quarter of the memory while it runs.
     R.stack = NULL
     R.table.slot = NULL
     R.nodes = 0
     R.peak = 0
-    ok = init_search(&S, table_bytes - table_bytes // 8 if relax else table_bytes)
+    ok = init_search(&S, table_bytes - table_bytes // 4 if relax else table_bytes)
     if relax:
-        ok = init_search(&R, table_bytes // 8) and ok
+        ok = init_search(&R, table_bytes // 4) and ok
     if not ok:
         free_search(&S)
         free_search(&R)
@@ -1123,7 +1129,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                     if relaxed == 0:
                         result = 0
                     elif relaxed != -1:
-                        free_search(&R)         # won there, which decides nothing
+                        drop_relaxation(&S, &R, table_bytes)
                     elif R.limit != LIMIT_NODES:
                         S.limit = R.limit
             if result == -1 and S.limit == LIMIT_NODES and not relax_only:
@@ -1134,7 +1140,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                                        restarts_deadline)
                 if result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS):
                     result = start_search(&S, &start_state, False)
-                    result = run_last(&S, &R, result, relaxed, max_nodes, deadline)
+                    result = run_last(&S, &R, result, relaxed, max_nodes, deadline, table_bytes)
         if result == 2:
             line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]
             result = 1
@@ -1151,8 +1157,14 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         free_search(&R)
 
 
+cdef void drop_relaxation(Search* S, Search* R, size_t table_bytes) noexcept nogil:
+    """The relaxation is won, which decides nothing: free it, and let S's table have its memory."""
+    free_search(R)
+    S.table.max_cap = table_max_cap(table_bytes)
+    S.table.full = False
+
 cdef int run_last(Search* S, Search* R, int result, int relaxed, long long max_nodes,
-                  double deadline) noexcept nogil:
+                  double deadline, size_t table_bytes) noexcept nogil:
     """The last search (started) to its end, taking turns with the relaxation while that runs
     undecided (``relaxed`` -1). Returns as search() (S.limit says why it stopped)."""
     cdef long long slice_end
@@ -1174,7 +1186,7 @@ cdef int run_last(Search* S, Search* R, int result, int relaxed, long long max_n
             S.limit = R.limit
             break
         elif relaxed != -1:
-            free_search(R)         # won there, which decides nothing
+            drop_relaxation(S, R, table_bytes)
     return result
 
 

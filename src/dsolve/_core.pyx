@@ -740,16 +740,39 @@ cdef bint table_grow(Table* t) noexcept nogil:
     free(old)
     return True
 
-cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
-    """Store a position unless the table is full (load 0.6 before growing, 0.85 at its bound)."""
-    if t.full:
-        return
-    if t.count * 10 >= t.cap * 6:
+cdef inline void make_room(Table* t) noexcept nogil:
+    """Grow the table at load 0.6, or mark it full at its bound at load 0.85."""
+    if not t.full and t.count * 10 >= t.cap * 6:
         if t.cap >= t.max_cap or not table_grow(t):
             if t.count * 100 >= t.cap * 85:
                 t.full = True
-                return
-    table_put(t, ka, kb)
+
+cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+    """Store a position unless the table is full."""
+    make_room(t)
+    if not t.full:
+        table_put(t, ka, kb)
+
+cdef inline int table_find_or_add(Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                                  uint64_t kb) noexcept nogil:
+    """table_has, and when the position is not held, table_add in the same probe: 1 held,
+    0 added, -1 neither (the table is full)."""
+    cdef size_t mask, i
+    cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
+    make_room(t)
+    mask = t.cap - 1
+    i = table_home(t, ka)
+    while t.slot[i].a != 0:
+        if (t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest
+                and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
+            return 1
+        i = (i + 1) & mask
+    if t.full:
+        return -1
+    t.slot[i].a = ka
+    t.slot[i].b = kb
+    t.count += 1
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -766,6 +789,7 @@ cdef struct Frame:
     uint8_t safe[MAX_CARD]
     Move moves[MAX_MOVES]
     Slot child_key[MAX_MOVES]     # key of the position each move leads to; a == 0: a win
+    uint8_t child_talon[MAX_MOVES]  # talon size there (for the cursor's dominance)
 
 cdef struct Search:
     Config cfg
@@ -797,10 +821,6 @@ cdef bint on_path(const Search* S, int upto, uint64_t ka, uint64_t kb) noexcept 
             return True
     return False
 
-cdef bint seen_before(Search* S, int upto, const State* s, uint64_t ka, uint64_t kb) noexcept nogil:
-    if table_has(&S.table, &S.cfg, s.talon_len, ka, kb):
-        return True
-    return S.table.full and on_path(S, upto, ka, kb)
 
 cdef bint reserve(Search* S, int depth) noexcept nogil:
     cdef Frame* grown
@@ -821,7 +841,6 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     cdef int i, kept = 0
     cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
     cdef uint8_t sent[MAX_CARD]
-    cdef uint8_t talon_len[MAX_MOVES]
     cdef uint64_t ka, kb
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
@@ -834,13 +853,14 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
         else:
             state_key(&S.cfg, &S.scratch, &f.child_key[i].a, &f.child_key[i].b)
             __builtin_prefetch(&S.table.slot[table_home(&S.table, f.child_key[i].a)])
-            talon_len[i] = S.scratch.talon_len
+            f.child_talon[i] = S.scratch.talon_len
     for i in range(n):
-        if f.child_key[i].a != 0 and table_has(&S.table, &S.cfg, talon_len[i], f.child_key[i].a,
-                                               f.child_key[i].b):
+        if f.child_key[i].a != 0 and table_has(&S.table, &S.cfg, f.child_talon[i],
+                                               f.child_key[i].a, f.child_key[i].b):
             continue
         f.moves[kept] = f.moves[i]
         f.child_key[kept] = f.child_key[i]
+        f.child_talon[kept] = f.child_talon[i]
         kept += 1
     f.nmoves = kept
     f.next = 0
@@ -852,6 +872,7 @@ cdef void shuffle_moves(Search* S, Frame* f) noexcept nogil:
     cdef int i, j
     cdef Move m
     cdef Slot k
+    cdef uint8_t t
     for i in range(f.nmoves - 1, 0, -1):
         S.rng ^= S.rng << 13
         S.rng ^= S.rng >> 7
@@ -859,6 +880,7 @@ cdef void shuffle_moves(Search* S, Frame* f) noexcept nogil:
         j = <int>(S.rng % <uint64_t>(i + 1))
         m = f.moves[i]; f.moves[i] = f.moves[j]; f.moves[j] = m
         k = f.child_key[i]; f.child_key[i] = f.child_key[j]; f.child_key[j] = k
+        t = f.child_talon[i]; f.child_talon[i] = f.child_talon[j]; f.child_talon[j] = t
 
 cdef inline bint may_newly_dead_end(const Config* cfg, const State* s, Move m) noexcept nogil:
     """Whether dead_end could hold after move m when it did not before: without worrying back,
@@ -873,7 +895,7 @@ cdef int search(Search* S) noexcept nogil:
     exhausted, -1 stopped (S.limit says why; calling again with larger limits goes on)."""
     cdef Frame* f
     cdef Frame* child
-    cdef int d = S.d
+    cdef int d = S.d, stored
     cdef bint interrupted
     S.limit = LIMIT_NONE
     if S.pending:
@@ -893,20 +915,23 @@ cdef int search(Search* S) noexcept nogil:
         child = &S.stack[d + 1]
         child.ka = f.child_key[f.next].a
         child.kb = f.child_key[f.next].b
-        memcpy(&child.s, &f.s, sizeof(State))
-        apply_move(&S.cfg, &child.s, f.moves[f.next])
         f.next += 1
+        if child.ka != 0:
+            # A position already searched (or, with the table full, on the current path) is
+            # pruned; a new one is stored at once (one probe), even if it proves a dead end.
+            stored = table_find_or_add(&S.table, &S.cfg, f.child_talon[f.next - 1], child.ka,
+                                       child.kb)
+            if stored == 1 or (stored == -1 and on_path(S, d, child.ka, child.kb)):
+                continue
+            child.stored = stored == 0
+        memcpy(&child.s, &f.s, sizeof(State))
+        apply_move(&S.cfg, &child.s, f.moves[f.next - 1])
         child.nsafe = safe_moves_after(&S.cfg, &child.s, f.moves[f.next - 1], child.safe)
         if child.ka == 0:
             S.depth = d
             return 1
-        if seen_before(S, d, &child.s, child.ka, child.kb):
-            continue
         if may_newly_dead_end(&S.cfg, &child.s, f.moves[f.next - 1]) and dead_end(&S.cfg, &child.s):
             continue
-        child.stored = not S.table.full
-        table_add(&S.table, child.ka, child.kb)
-        child.stored = child.stored and not S.table.full
         S.nodes += 1
         if (S.nodes & 1023) == 0:
             if S.max_nodes > 0 and S.nodes >= S.max_nodes:

@@ -973,10 +973,11 @@ LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
 
 
 cdef enum:
-    QUICK_NODES = 20000      # the first search of solve_position
-    RESTART_NODES = 20000    # each search in a random move order that follows it
-    SLICE_NODES = 50000      # the last search and the relaxation take turns: slices this long...
-    RELAX_SLICE_NODES = 25000    # ... and this (a third of the time; see run_last)
+    QUICK_NODES = 20000          # the first slice of the game's search in the generator's order
+    SLICE_NODES = 50000          # its later slices
+    RELAX_SLICE_NODES = 25000    # the relaxation's slices, one after each of the game's
+    RESTART_NODES = 20000        # each search in a random move order
+    RESTART_SHARE = 8            # restarts go on within a 1/8 of the other searches' positions
 
 
 cdef int start_search(Search* S, const State* start, bint shuffle) noexcept nogil:
@@ -1055,36 +1056,84 @@ cdef void free_search(Search* S) noexcept nogil:
     S.table.slot = NULL
 
 
+cdef int schedule(Search* S, Search* R, Search* T, const State* start,
+                  const State* relaxed_start, bint relax, long long restarts,
+                  long long max_nodes, double deadline, size_t table_bytes) noexcept nogil:
+    """Decide the position with three complete searches taking turns (see solve_position).
+    Returns 2 won by safe moves alone, 1 won (S.depth >= 0: S's line, else T's), 0 lost,
+    -1 stopped (S.limit says why)."""
+    cdef int result = start_search(S, start, False), relaxed = 1, r
+    cdef long long quota, end
+    if result != -1:
+        return result
+    result = run_search(S, cap(QUICK_NODES, max_nodes, 0), deadline)
+    if relax and result == -1:
+        relaxed = start_search(R, relaxed_start, False)     # -1 while it runs undecided
+        if relaxed == 0:
+            return 0
+        if relaxed != -1:
+            drop_relaxation(S, R, table_bytes)
+    while result == -1 and S.limit == LIMIT_NODES:
+        if max_nodes > 0 and S.nodes + R.nodes + T.nodes >= max_nodes:
+            return -1
+        if relaxed == -1:
+            relaxed = run_search(R, cap(R.nodes + RELAX_SLICE_NODES, max_nodes,
+                                        S.nodes + T.nodes), deadline)
+            if relaxed == 0:
+                return 0
+            if relaxed == -1 and R.limit != LIMIT_NODES:
+                S.limit = R.limit
+                return -1
+            if relaxed != -1:
+                drop_relaxation(S, R, table_bytes)
+        quota = restarts + (S.nodes + R.nodes) // RESTART_SHARE if restarts > 0 else 0
+        while T.nodes + RESTART_NODES <= quota:
+            end = cap(T.nodes + RESTART_NODES, max_nodes, S.nodes + R.nodes)
+            if end <= T.nodes:
+                break
+            r = run_phase(T, start, True, end, deadline)
+            if r != -1:
+                if r == 1:
+                    S.depth = -1            # the line is T's
+                return r
+            if T.limit != LIMIT_NODES:
+                S.limit = T.limit
+                return -1
+        result = run_search(S, cap(S.nodes + SLICE_NODES, max_nodes, R.nodes + T.nodes), deadline)
+    return result
+
+
 def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
                    double timeout=0.0, double memory_mb=1024.0, long long restarts=300000,
                    bint relax=True, bint relax_only=False):
     """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 
-    Every search is complete (it proves a loss when it runs out of moves); they differ in the
-    order of the moves. The first, of at most QUICK_NODES positions in the generator's order,
-    decides most deals outright. Then come searches of RESTART_NODES positions each, every node's
-    moves in a random order, while they stay within ``restarts`` positions (and a tenth of
-    ``max_nodes`` and of ``timeout``): the time a depth-first search needs to find a win is
-    heavy-tailed, and a fresh order often finds at once a win the first order buried. Last, the
-    search in the generator's order runs to the end or the limits. (A fixed seed: the same call
-    gives the same result.) When the talon is not always wholly reachable and ``relax`` is set,
-    a search of the relaxation (see relax_config) takes turns with that last search, slice by
-    slice, from the end of the first: its loss is the game's. ``relax_only`` runs the relaxation
-    alone (for the tests): verdict 0 when it is lost, else -1.
+    Three complete searches (each proves a loss when it runs out of moves) take turns, resumed
+    where they stopped:
 
+    * the game's search in the generator's order: QUICK_NODES positions first, which decide most
+      deals outright, then slices of SLICE_NODES;
+    * when the talon is not always wholly reachable and ``relax`` is set, the relaxation's search
+      (see relax_config; only its loss decides), a slice of RELAX_SLICE_NODES after each of the
+      game's;
+    * searches of RESTART_NODES positions each with every node's moves in a random order (fixed
+      seed: the same call gives the same result): ``restarts`` positions of them at once, then
+      one more whenever the other searches have used RESTART_SHARE times its size. The time a
+      depth-first search needs to find a win is heavy-tailed, and a fresh order often finds at
+      once a win the first order buried. ``restarts`` 0: none.
+
+    ``relax_only`` runs the relaxation alone (for the tests): verdict 0 when it is lost, else -1.
     Returns ``(verdict, line, nodes, seconds, table_peak, limit)`` with verdict 1 winnable,
     0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`)."""
     cdef Search S
     cdef Search R
+    cdef Search T
     cdef State start_state
     cdef State relaxed_start
-    cdef int p, k, result = 0, relaxed = 1
-    cdef long long budget = restarts
-    cdef long long restarts_end, slice_end
+    cdef int p, k, result = 0
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
-    cdef double restarts_deadline = start + timeout / 10 if timeout > 0 else 0.0
     cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0)
     if len(piles) > MAX_PILES or len(stock) > MAX_TALON or len(down) != len(piles):
         raise ValueError("deal too large for the native core")
@@ -1118,24 +1167,22 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     start_state.redeals_left = UNLIMITED if passes == 0 else passes - 1
     start_state.stale = (1 << MAX_PILES) - 1
     relax = relax_only or (relax and not S.cfg.draw1_reserve and len(stock) > 0)
+    memset(&R, 0, sizeof(Search))          # no stack, no table: free_search is a no-op
+    memset(&T, 0, sizeof(Search))
     R.cfg = S.cfg
+    T.cfg = S.cfg
     memcpy(&relaxed_start, &start_state, sizeof(State))
     relax_config(&R.cfg, &relaxed_start)
-    # The relaxation's table gets a quarter of the memory while it runs.
-    R.stack = NULL
-    R.table.slot = NULL
-    R.nodes = 0
-    R.peak = 0
-    ok = init_search(&S, table_bytes - table_bytes // 4 if relax else table_bytes)
+    # The relaxation's table gets a quarter of the memory while it runs; a restart's needs little.
+    ok = init_search(&S, table_bytes - table_bytes // 4 if relax else table_bytes - table_bytes // 64)
+    ok = init_search(&T, table_bytes // 64) and ok
     if relax:
         ok = init_search(&R, table_bytes // 4) and ok
     if not ok:
         free_search(&S)
         free_search(&R)
+        free_search(&T)
         raise MemoryError("cannot allocate the search")
-    cdef long long quick = QUICK_NODES if max_nodes <= 0 or QUICK_NODES < max_nodes else max_nodes
-    if max_nodes > 0 and max_nodes // 10 < budget:
-        budget = max_nodes // 10
     line = []
     try:
         with nogil:
@@ -1144,80 +1191,37 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                 S.limit = R.limit if R.limit != LIMIT_NONE else LIMIT_NODES
                 result = 0 if result == 0 else -1
             else:
-                result = run_phase(&S, &start_state, False, quick, deadline)
-            if result == -1 and S.limit == LIMIT_NODES and not relax_only and quick != max_nodes:
-                if relax:             # relaxed: -1 while the relaxation runs undecided
-                    relaxed = start_search(&R, &relaxed_start, False)
-                    if relaxed == -1:
-                        relaxed = run_search(&R, cap(RELAX_SLICE_NODES, max_nodes, S.nodes),
-                                             deadline)
-                    if relaxed == 0:
-                        result = 0
-                    elif relaxed != -1:
-                        drop_relaxation(&S, &R, table_bytes)
-                    elif R.limit != LIMIT_NODES:
-                        S.limit = R.limit
-            if result == -1 and S.limit == LIMIT_NODES and not relax_only:
-                restarts_end = S.nodes + budget
-                while (result == -1 and S.limit == LIMIT_NODES
-                       and S.nodes + RESTART_NODES <= restarts_end):
-                    result = run_phase(&S, &start_state, True, S.nodes + RESTART_NODES,
-                                       restarts_deadline)
-                if result == -1 and (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS):
-                    result = start_search(&S, &start_state, False)
-                    result = run_last(&S, &R, result, relaxed, max_nodes, deadline, table_bytes)
+                result = schedule(&S, &R, &T, &start_state, &relaxed_start, relax, restarts,
+                                  max_nodes, deadline, table_bytes)
         if result == 2:
             line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]
             result = 1
         elif result == 1:
-            line = solution(&S, S.depth)
+            line = solution(&S, S.depth) if S.depth >= 0 else solution(&T, T.depth)
         if result != -1:
             S.limit = LIMIT_NONE
+        elif S.limit == LIMIT_NONE:
+            S.limit = LIMIT_NODES
         if S.limit == LIMIT_INTERRUPT:
             propagate_pending()
-        return (result, line, S.nodes + R.nodes, now() - start, max(S.peak, R.peak),
-                LIMIT_NAMES[S.limit])
+        return (result, line, S.nodes + R.nodes + T.nodes, now() - start,
+                max(S.peak, R.peak, T.peak), LIMIT_NAMES[S.limit])
     finally:
         free_search(&S)
         free_search(&R)
+        free_search(&T)
 
 
 cdef void drop_relaxation(Search* S, Search* R, size_t table_bytes) noexcept nogil:
     """The relaxation is won, which decides nothing: free it, and let S's table have its memory."""
     free_search(R)
-    S.table.max_cap = table_max_cap(table_bytes)
+    S.table.max_cap = table_max_cap(table_bytes - table_bytes // 64)
     S.table.full = False
-
-cdef int run_last(Search* S, Search* R, int result, int relaxed, long long max_nodes,
-                  double deadline, size_t table_bytes) noexcept nogil:
-    """The last search (started) to its end, taking turns with the relaxation while that runs
-    undecided (``relaxed`` -1). Returns as search() (S.limit says why it stopped)."""
-    cdef long long slice_end
-    while result == -1:
-        if max_nodes > 0 and S.nodes + R.nodes >= max_nodes:
-            S.limit = LIMIT_NODES
-            break
-        if relaxed == -1:
-            slice_end = cap(S.nodes + SLICE_NODES, max_nodes, R.nodes)
-        else:
-            slice_end = cap(0, max_nodes, R.nodes)
-        result = run_search(S, slice_end, deadline)
-        if result != -1 or S.limit != LIMIT_NODES or relaxed != -1:
-            break
-        relaxed = run_search(R, cap(R.nodes + RELAX_SLICE_NODES, max_nodes, S.nodes), deadline)
-        if relaxed == 0:
-            result = 0
-        elif relaxed == -1 and R.limit != LIMIT_NODES:
-            S.limit = R.limit
-            break
-        elif relaxed != -1:
-            drop_relaxation(S, R, table_bytes)
-    return result
 
 
 cdef inline long long cap(long long end, long long max_nodes, long long other) noexcept nogil:
-    """A search's node limit ``end`` (0: none), lowered so that with the ``other`` search's nodes
-    the total stays within ``max_nodes`` (0: none)."""
+    """A search's node limit ``end`` (0: none), lowered so that with the ``other`` searches'
+    nodes the total stays within ``max_nodes`` (0: none)."""
     if max_nodes > 0 and (end == 0 or end > max_nodes - other):
         return max_nodes - other
     return end

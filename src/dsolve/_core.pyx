@@ -1118,8 +1118,9 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
       (see relax_config; only its loss decides), a slice of RELAX_SLICE_NODES after each of the
       game's;
     * searches of RESTART_NODES positions each with every node's moves in a random order (fixed
-      seed: the same call gives the same result): ``restarts`` positions of them at once, then
-      one more whenever the other searches have used RESTART_SHARE times its size. The time a
+      seed: the same call gives the same result): ``restarts`` positions of them at once (at
+      most a tenth of ``max_nodes``), then one more whenever the other searches have used
+      RESTART_SHARE times its size. The time a
       depth-first search needs to find a win is heavy-tailed, and a fresh order often finds at
       once a win the first order buried. ``restarts`` 0: none.
 
@@ -1183,6 +1184,8 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         free_search(&R)
         free_search(&T)
         raise MemoryError("cannot allocate the search")
+    if max_nodes > 0 and restarts > max_nodes // 10:
+        restarts = max_nodes // 10          # at once, the random-order searches take a tenth
     line = []
     try:
         with nogil:

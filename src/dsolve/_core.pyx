@@ -703,9 +703,10 @@ cdef inline bint dominates(const Config* cfg, int talon_len, uint64_t have, uint
         return c2 == 0
     return r1 > r2 and (c2 % cfg.draw == 0 or c2 == talon_len)
 
-cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
-                           uint64_t kb) noexcept nogil:
-    """Whether the table holds this position with a cursor that dominates its own."""
+cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                             uint64_t kb, size_t* end) noexcept nogil:
+    """Whether the table holds this position with a cursor that dominates its own; if not,
+    ``end`` is the empty slot where the probe stopped (where the position would go)."""
     cdef size_t mask = t.cap - 1
     cdef size_t i = table_home(t, ka)
     cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
@@ -714,7 +715,13 @@ cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uin
                 and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
             return True
         i = (i + 1) & mask
+    end[0] = i
     return False
+
+cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                           uint64_t kb) noexcept nogil:
+    cdef size_t end
+    return table_probe(t, cfg, talon_len, ka, kb, &end)
 
 cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     cdef size_t mask = t.cap - 1
@@ -757,16 +764,10 @@ cdef inline int table_find_or_add(Table* t, const Config* cfg, int talon_len, ui
                                   uint64_t kb) noexcept nogil:
     """table_has, and when the position is not held, table_add in the same probe: 1 held,
     0 added, -1 neither (the table is full)."""
-    cdef size_t mask, i
-    cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
+    cdef size_t i
     make_room(t)
-    mask = t.cap - 1
-    i = table_home(t, ka)
-    while t.slot[i].a != 0:
-        if (t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest
-                and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
-            return 1
-        i = (i + 1) & mask
+    if table_probe(t, cfg, talon_len, ka, kb, &i):
+        return 1
     if t.full:
         return -1
     t.slot[i].a = ka
@@ -1058,7 +1059,7 @@ cdef void free_search(Search* S) noexcept nogil:
 
 cdef int schedule(Search* S, Search* R, Search* T, const State* start,
                   const State* relaxed_start, bint relax, long long restarts,
-                  long long max_nodes, double deadline, size_t table_bytes) noexcept nogil:
+                  long long max_nodes, double deadline, size_t game_bytes) noexcept nogil:
     """Decide the position with three complete searches taking turns (see solve_position).
     Returns 2 won by safe moves alone, 1 won (S.depth >= 0: S's line, else T's), 0 lost,
     -1 stopped (S.limit says why)."""
@@ -1072,7 +1073,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
         if relaxed == 0:
             return 0
         if relaxed != -1:
-            drop_relaxation(S, R, table_bytes)
+            drop_relaxation(S, R, game_bytes)
     while result == -1 and S.limit == LIMIT_NODES:
         if max_nodes > 0 and S.nodes + R.nodes + T.nodes >= max_nodes:
             return -1
@@ -1085,7 +1086,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
                 S.limit = R.limit
                 return -1
             if relaxed != -1:
-                drop_relaxation(S, R, table_bytes)
+                drop_relaxation(S, R, game_bytes)
         quota = restarts + (S.nodes + R.nodes) // RESTART_SHARE if restarts > 0 else 0
         while T.nodes + RESTART_NODES <= quota:
             end = cap(T.nodes + RESTART_NODES, max_nodes, S.nodes + R.nodes)
@@ -1135,7 +1136,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     cdef int p, k, result = 0
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
-    cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0)
+    cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0), game_bytes, relax_bytes
     if len(piles) > MAX_PILES or len(stock) > MAX_TALON or len(down) != len(piles):
         raise ValueError("deal too large for the native core")
     for p in range(len(piles)):
@@ -1175,10 +1176,12 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     memcpy(&relaxed_start, &start_state, sizeof(State))
     relax_config(&R.cfg, &relaxed_start)
     # The relaxation's table gets a quarter of the memory while it runs; a restart's needs little.
-    ok = init_search(&S, table_bytes - table_bytes // 4 if relax else table_bytes - table_bytes // 64)
-    ok = init_search(&T, table_bytes // 64) and ok
+    game_bytes = table_bytes - table_bytes // 64
+    relax_bytes = table_bytes // 4 if relax else 0
+    ok = init_search(&S, game_bytes - relax_bytes)
+    ok = init_search(&T, table_bytes - game_bytes) and ok
     if relax:
-        ok = init_search(&R, table_bytes // 4) and ok
+        ok = init_search(&R, relax_bytes) and ok
     if not ok:
         free_search(&S)
         free_search(&R)
@@ -1195,7 +1198,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                 result = 0 if result == 0 else -1
             else:
                 result = schedule(&S, &R, &T, &start_state, &relaxed_start, relax, restarts,
-                                  max_nodes, deadline, table_bytes)
+                                  max_nodes, deadline, game_bytes)
         if result == 2:
             line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]
             result = 1
@@ -1215,10 +1218,11 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         free_search(&T)
 
 
-cdef void drop_relaxation(Search* S, Search* R, size_t table_bytes) noexcept nogil:
-    """The relaxation is won, which decides nothing: free it, and let S's table have its memory."""
+cdef void drop_relaxation(Search* S, Search* R, size_t game_bytes) noexcept nogil:
+    """The relaxation is won, which decides nothing: free it, and let S's table grow to
+    ``game_bytes``, its memory with the relaxation's."""
     free_search(R)
-    S.table.max_cap = table_max_cap(table_bytes - table_bytes // 64)
+    S.table.max_cap = table_max_cap(game_bytes)
     S.table.full = False
 
 

@@ -49,8 +49,17 @@ cdef struct Config:
     int piles
     int total                    # cards in the deal
     int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
+    int twin_classes             # positions keyed by twin class (not under EMPTY_ANY; see state_key)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none
+
+
+cdef struct PileKey:
+    uint64_t a                          # the two lanes of the pile's share of the key
+    uint64_t b
+    uint64_t upper                      # face-up cards lying on another card
+    uint64_t on_high_twin               # those whose parent is the higher-numbered of its twins
+    uint64_t face_up                    # all face-up cards
 
 
 cdef struct State:
@@ -64,5 +73,5 @@ cdef struct State:
     uint8_t redeals_left                # UNLIMITED when passes are unlimited
     uint8_t total_home
     uint64_t talon_mask                 # bit i set while original stock card i is in the talon
-    uint64_t pile_key[MAX_PILES][2]     # each pile's share of the position key (see state_key)
+    PileKey pile_key[MAX_PILES]         # each pile's share of the position key (see state_key)
     uint16_t stale                      # piles changed since their pile_key was computed

@@ -3,17 +3,20 @@
 
 A position (``State``) holds its piles explicitly, the talon (stock + waste) as indices into the
 original stock, and the foundation heights. The search is a depth-first search over macro moves
-with a transposition table of 127-bit keys of a canonical encoding (piles without face-down cards
-are interchangeable, so their order does not matter). The stock is searched as K+ macro moves:
-every talon card reachable by turning (and at most one redeal) is a move of its own.
+with a transposition table of 127-bit keys of a canonical encoding: piles without face-down cards
+are interchangeable, so their order does not matter, and positions that differ only in which of
+two twin parents (same rank and colour) a card lies on share a key when that cannot change the
+verdict (twin classes, see state_key). The stock is searched as K+ macro moves: every talon card
+reachable by turning (and at most one redeal) is a move of its own.
 
 Losses that hang on the order of the stock are often proved far sooner in a relaxation in which
 every talon card is always reachable; its search takes turns with the game's (relax_config).
 
 Only sound reductions are used; each carries its argument where it is applied:
-safe moves to the foundation, partial-run moves only when the exposed card goes home next,
-one empty column as the target of a move, no pointless whole-pile moves, no worrying back of a
-card that would be safe, and the cursor normalisation of unlimited redeals.
+safe moves to the foundation (also of a safe card only a lone child covers), partial-run moves
+only when the exposed card goes home next, one empty column as the target of a move, no
+pointless whole-pile moves, no worrying back of a card that would be safe, the cursor
+normalisation of unlimited redeals, and twin classes.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
@@ -22,9 +25,14 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 
 AUTO_HOME = 255          # kind of a recorded automatic (safe) move to the foundation
+AUTO_TRANSFER = 254      # kind of a recorded lone child's move onto its other parent (safe_home)
+
+cdef enum:
+    TRANSFER = 0x80      # marks a recorded card (< MAX_CARD) as a lone child moved, not sent home
 
 cdef extern from *:
     void __builtin_prefetch(const void* address) nogil
+    int ctz64 "__builtin_ctzll" (unsigned long long x) nogil
 
 cdef extern from "Python.h":
     # Declared without an exception clause on purpose: a pending KeyboardInterrupt must come back
@@ -114,9 +122,24 @@ cdef inline void normalise_cursor(const Config* cfg, State* s) noexcept nogil:
     if cfg.unlimited and (s.waste_len % cfg.draw == 0 or s.waste_len == s.talon_len):
         s.waste_len = 0
 
+cdef void lift(State* s, int src, int idx, int dst) noexcept nogil:
+    """Move the cards of pile src from index idx onto pile dst."""
+    cdef int n = s.length[src] - idx
+    memcpy(&s.card[dst][s.length[dst]], &s.card[src][idx], n)
+    s.length[dst] += n
+    s.length[src] = idx
+    s.stale |= (1 << src) | (1 << dst)
+
+cdef int index_in(const State* s, int p, uint8_t c) noexcept nogil:
+    """Index of card c in pile p's face-up cards, -1 if not there."""
+    cdef int k
+    for k in range(s.down[p], s.length[p]):
+        if s.card[p][k] == c:
+            return k
+    return -1
+
 cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
     cdef uint8_t c
-    cdef int n
     if m.kind == MV_TABLEAU_FOUNDATION or m.kind == MV_TABLEAU_TABLEAU:
         s.stale |= 1 << m.src
     if m.kind != MV_TABLEAU_FOUNDATION and m.kind != MV_TALON_FOUNDATION:
@@ -126,10 +149,7 @@ cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
         send_home(s, s.card[m.src][s.length[m.src]])
         flip(s, m.src)
     elif m.kind == MV_TABLEAU_TABLEAU:
-        n = s.length[m.src] - m.idx
-        memcpy(&s.card[m.dst][s.length[m.dst]], &s.card[m.src][m.idx], n)
-        s.length[m.dst] += n
-        s.length[m.src] = m.idx
+        lift(s, m.src, m.idx, m.dst)
         if m.flags & FLAG_THEN_HOME:
             s.length[m.src] -= 1
             send_home(s, s.card[m.src][s.length[m.src]])
@@ -147,14 +167,23 @@ cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
         s.total_home -= 1
         push(s, m.dst, <uint8_t>(s.home[m.src] * 4 + m.src))
 
+cdef inline bint goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    return goes_home(s, c) and is_safe(cfg, s, c)
+
 cdef inline bint top_goes_safely(const Config* cfg, const State* s, int p) noexcept nogil:
-    return s.length[p] > 0 and goes_home(s, s.card[p][s.length[p] - 1]) and is_safe(
-        cfg, s, s.card[p][s.length[p] - 1])
+    """Whether pile p's top card, or under twin classes its twin, goes home safely."""
+    cdef uint8_t c
+    if s.length[p] == 0:
+        return False
+    c = s.card[p][s.length[p] - 1]
+    return goes_safely(cfg, s, c) or (cfg.twin_classes and (c ^ 2) & 3 < cfg.suits
+                                      and goes_safely(cfg, s, c ^ 2))
 
 cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) noexcept nogil:
     """apply_safe_moves after move m from a position that had none left. A move that raises no
     foundation makes no card newly safe, and the only new top cards are those of its piles: when
-    none of them goes home safely there is nothing to do."""
+    none of them (nor its twin, see safe_home) goes home safely there is nothing to do. (Nor does
+    such a move make a child lone: its twin leaves a card only for the foundation.)"""
     if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):
         if not top_goes_safely(cfg, s, m.src) and not top_goes_safely(cfg, s, m.dst):
             return 0
@@ -163,27 +192,79 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
             return 0
     return apply_safe_moves(cfg, s, record)
 
+cdef bint find_face_up(const Config* cfg, const State* s, uint8_t c, int* p, int* k) noexcept nogil:
+    """Where face-up card c lies on the tableau, if it does."""
+    for p[0] in range(cfg.piles):
+        k[0] = index_in(s, p[0], c)
+        if k[0] >= 0:
+            return True
+    return False
+
+cdef bint lone_child_on(const Config* cfg, const State* s, int p, int k) noexcept nogil:
+    """Whether the card above index k of pile p is a lone child (its twin lies on no card)."""
+    cdef int q, j
+    if k + 1 >= s.length[p]:
+        return False
+    return not find_face_up(cfg, s, s.card[p][k + 1] ^ 2, &q, &j) or j == s.down[q]
+
+cdef int free_twin(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    """The pile whose top card is c's twin, -1 if none."""
+    cdef int q
+    for q in range(cfg.piles):
+        if s.length[q] > 0 and s.card[q][s.length[q] - 1] == (c ^ 2):
+            return q
+    return -1
+
+cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, int n) noexcept nogil:
+    """Send safe card c = pile p's card k home, with twin classes (see state_key) where
+    classmates differ: returns the new length of ``record``, or n when nothing moved.
+
+    A top card goes home; but when its twin c' also goes home safely, and carries a lone child,
+    c is the lower-numbered of the two (the class keys the child there), the child moves onto c
+    and c' goes home instead. A covered card goes home when the cards on it are a lone child's
+    and its twin is a free top: they move onto the twin first. Every classmate then makes the
+    same moves and ends in the same class. Sound: the child's move is reversible, and sending a
+    safe card home loses no win (is_safe)."""
+    cdef uint8_t c = s.card[p][k]
+    cdef int q, j
+    if k == s.length[p] - 1:
+        if (cfg.twin_classes and not (c & 2) and (c ^ 2) & 3 < cfg.suits
+                and goes_safely(cfg, s, c ^ 2) and find_face_up(cfg, s, c ^ 2, &q, &j)
+                and lone_child_on(cfg, s, q, j)):
+            record[n] = s.card[q][j + 1] | TRANSFER
+            lift(s, q, j + 1, p)
+            p = q
+            c = c ^ 2
+            n += 1
+    else:
+        q = free_twin(cfg, s, c)
+        if not cfg.twin_classes or q < 0 or not lone_child_on(cfg, s, p, k):
+            return n
+        record[n] = s.card[p][k + 1] | TRANSFER
+        lift(s, p, k + 1, q)
+        n += 1
+    s.length[p] -= 1
+    s.stale |= 1 << p
+    send_home(s, c)
+    flip(s, p)
+    record[n] = c
+    return n + 1
+
 cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept nogil:
-    """Send every safe card home (see is_safe) until none is left; record the cards moved.
+    """Send every safe card home (see is_safe and safe_home) until none is left; record the
+    cards moved (a lone child's move onto its other parent as the card | TRANSFER).
 
     From the talon only under draw 1 with unlimited redeals, where the talon is a reserve whose
     every card is reachable at any time, so a talon card is as free as a pile's top card."""
-    cdef int n = 0, p, j, su
+    cdef int n = 0, m, p, j, k, su
     cdef bint changed = True
     cdef uint8_t c, idx
     while changed:
         changed = False
         for p in range(cfg.piles):
-            if s.length[p] > 0:
-                c = s.card[p][s.length[p] - 1]
-                if goes_home(s, c) and is_safe(cfg, s, c):
-                    s.length[p] -= 1
-                    s.stale |= 1 << p
-                    send_home(s, c)
-                    flip(s, p)
-                    record[n] = c
-                    n += 1
-                    changed = True
+            if s.length[p] > 0 and goes_safely(cfg, s, s.card[p][s.length[p] - 1]):
+                n = safe_home(cfg, s, p, s.length[p] - 1, record, n)
+                changed = True
         if cfg.draw1_reserve:
             for su in range(cfg.suits):
                 if s.home[su] == cfg.ranks:
@@ -200,6 +281,17 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                 record[n] = c
                 n += 1
                 changed = True
+        if not changed and cfg.twin_classes:
+            for su in range(cfg.suits):
+                if s.home[su] == cfg.ranks:
+                    continue
+                c = <uint8_t>(s.home[su] * 4 + su)
+                if is_safe(cfg, s, c) and find_face_up(cfg, s, c, &p, &k):
+                    m = safe_home(cfg, s, p, k, record, n)
+                    changed = m != n
+                    n = m
+                    if changed:
+                        break
     return n
 
 
@@ -590,8 +682,17 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
 
 
 # ---------------------------------------------------------------------------------------------
-# Canonical key: two 64-bit lanes; piles without face-down cards are summed as a multiset, so the
-# key does not depend on their order. The lowest bit of lane a is forced on (0 marks an empty slot).
+# Canonical key: two 64-bit lanes, each a sum of random table entries, one per fact of the
+# position: each face-up card lying on another card, with which of its two possible parents that is
+# (which settles every pile's run); the bottom card of each pile with nothing face down (such piles
+# are interchangeable: their order does not matter); the column and the number of face-down cards
+# of the others (their lowest face-up card is then the deal's); the foundations and the talon.
+# Equal positions up to the order of such piles, and twin classes (see state_key), share a key.
+# The lowest bit of lane a is forced on (0 marks an empty slot).
+
+cdef uint64_t PAIR_KEY[2][MAX_CARD][2]            # [lane][card][its parent's suit >> 1]
+cdef uint64_t BASE_KEY[2][MAX_CARD]               # [lane][bottom card of a pile, nothing face down]
+cdef uint64_t HIDDEN_KEY[2][MAX_PILES][PILE_CAP]  # [lane][pile][its face-down cards]
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 30
@@ -601,35 +702,113 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 31
     return x
 
-cdef inline void pile_key(const State* s, int p, uint64_t* pa, uint64_t* pb) noexcept nogil:
-    """Pile p's share of the key: its face-up cards, and its column if it has face-down cards."""
-    cdef uint64_t c = <uint64_t>((p + 1) * 32 + s.down[p]) if s.down[p] > 0 else 0
-    cdef uint64_t a = c ^ <uint64_t>0x243f6a8885a308d3
-    cdef uint64_t b = c ^ <uint64_t>0x13198a2e03707344
-    cdef int k
-    for k in range(s.down[p], s.length[p]):
-        c = s.card[p][k] + 1
-        a = (a ^ c) * <uint64_t>0x9e3779b97f4a7c15
-        a ^= a >> 32
-        b = (b + c) * <uint64_t>0xc2b2ae3d27d4eb4f
-        b ^= b >> 29
-    pa[0] = mix64(a)
-    pb[0] = mix64(b ^ <uint64_t>0xa4093822299f31d0)
+cdef void fill_key_tables() noexcept nogil:
+    cdef uint64_t seed = <uint64_t>0x243f6a8885a308d3
+    cdef int lane, c, k, p
+    for lane in range(2):
+        for c in range(MAX_CARD):
+            for k in range(2):
+                seed += <uint64_t>0x9e3779b97f4a7c15
+                PAIR_KEY[lane][c][k] = mix64(seed)
+            seed += <uint64_t>0x9e3779b97f4a7c15
+            BASE_KEY[lane][c] = mix64(seed)
+        for p in range(MAX_PILES):
+            for k in range(PILE_CAP):
+                seed += <uint64_t>0x9e3779b97f4a7c15
+                HIDDEN_KEY[lane][p][k] = mix64(seed)
+
+fill_key_tables()
+
+cdef uint64_t HIGH_SUITS = <uint64_t>0xCCCCCCCCCCCCC   # the cards of suits 2 and 3 (S, D)
+
+cdef inline uint64_t card_bit(int c) noexcept nogil:
+    return (<uint64_t>1) << c
+
+cdef inline uint64_t twins_of(uint64_t cards) noexcept nogil:
+    """The set of the twins (same rank and colour, suit ^ 2) of a set of cards."""
+    return (((cards >> 2) & <uint64_t>0x3333333333333333)
+            | ((cards & <uint64_t>0x3333333333333333) << 2))
+
+cdef void pile_key(const State* s, int p, PileKey* out) noexcept nogil:
+    """Pile p's share of the key, and its sets of cards that state_key needs."""
+    cdef int k, d = s.down[p], hi
+    cdef uint8_t x
+    out.a = out.b = out.upper = out.on_high_twin = out.face_up = 0
+    if s.length[p] == 0:
+        return
+    x = s.card[p][d]
+    if d > 0:
+        out.a = HIDDEN_KEY[0][p][d]
+        out.b = HIDDEN_KEY[1][p][d]
+    else:
+        out.a = BASE_KEY[0][x]
+        out.b = BASE_KEY[1][x]
+    out.face_up = card_bit(x)
+    for k in range(d + 1, s.length[p]):
+        x = s.card[p][k]
+        hi = (s.card[p][k - 1] >> 1) & 1
+        out.a += PAIR_KEY[0][x][hi]
+        out.b += PAIR_KEY[1][x][hi]
+        out.upper |= card_bit(x)
+        if hi:
+            out.on_high_twin |= card_bit(x)
+    out.face_up |= out.upper
 
 cdef enum:
     CURSOR_MASK = 0xFFFF     # low bits of key lane b: waste size and redeals left (see dominates)
 
 cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
     """The key of s: 111 bits of hash of everything but the stock cursor, which is stored as it
-    is in the low bits of lane b. The shares of piles changed since the last key are recomputed."""
-    cdef uint64_t a = 0, b = 0, c
-    cdef int p
+    is in the low bits of lane b. The shares of piles changed since the last key are recomputed.
+
+    Twin classes (cfg.twin_classes, not under EMPTY_ANY): which of its two possible parents (twins:
+    same rank and colour) a face-up card lies on is left out of the key when it cannot matter.
+    Both positions are then won or lost together:
+    * a lone child x (its twin lies on no card) on parent P, with P's twin P' face up on the
+      tableau (so free: only x and its twin could lie on it): x and the cards on it can move onto
+      P' and back, one legal move each way. Keyed as if on the lower-numbered twin.
+    * twins x and x' lying on the twin parents P and P', either way round: each side can mirror
+      every move of the other (the same move with the two piles' upper parts exchanged) until x
+      or x' first leaves its parent. Not for an empty column (not under this rule), nor onto the
+      other parent (taken), nor as the head of a run (then its parent moves with it): only home,
+      which the mirror does too, from the other parent; then one move of the other twin onto the
+      parent freed makes the two sides equal. Keyed as if the lower twin lay on the lower parent.
+    For the search to stay complete, the position it searches must make, up to its class, every
+    move its pruned classmates could. The generator's moves mirror across both kinds (a card's
+    filters look at the rank and colour of the cards that could build on it, which classmates
+    share); the safe moves to the foundation do too because they also send home a safe parent
+    that only a lone child covers (safe_home)."""
+    cdef uint64_t a = 0, b = 0, c, upper = 0, high = 0, face_up = 0, fix, lone
+    cdef int p, x
     for p in range(cfg.piles):
         if (s.stale >> p) & 1:
-            pile_key(s, p, &s.pile_key[p][0], &s.pile_key[p][1])
-        a += s.pile_key[p][0]
-        b += s.pile_key[p][1]
+            pile_key(s, p, &s.pile_key[p])
+        a += s.pile_key[p].a
+        b += s.pile_key[p].b
+        upper |= s.pile_key[p].upper
+        high |= s.pile_key[p].on_high_twin
+        face_up |= s.pile_key[p].face_up
     s.stale = 0
+    if cfg.twin_classes:
+        # The cards keyed on the other parent than the one they lie on: of twins both lying on
+        # cards, those not on the parent of their own suit bit (lower on lower); lone children
+        # on the higher parent when the lower is face up.
+        fix = upper & twins_of(upper) & (high ^ HIGH_SUITS)
+        lone = high & ~twins_of(upper)
+        while lone:
+            x = ctz64(lone)
+            lone &= lone - 1
+            if (face_up >> ((rank_of(<uint8_t>x) + 1) * 4 + ((x & 1) ^ 1))) & 1:
+                fix |= card_bit(x)
+        while fix:
+            x = ctz64(fix)
+            fix &= fix - 1
+            if (high >> x) & 1:
+                a += PAIR_KEY[0][x][0] - PAIR_KEY[0][x][1]
+                b += PAIR_KEY[1][x][0] - PAIR_KEY[1][x][1]
+            else:
+                a += PAIR_KEY[0][x][1] - PAIR_KEY[0][x][0]
+                b += PAIR_KEY[1][x][1] - PAIR_KEY[1][x][0]
     c = (<uint64_t>s.home[0] | (<uint64_t>s.home[1] << 8) | (<uint64_t>s.home[2] << 16)
          | (<uint64_t>s.home[3] << 24))
     a += mix64(s.talon_mask ^ <uint64_t>0x082efa98ec4e6c89) + mix64(c ^ <uint64_t>0x452821e638d01377)
@@ -787,7 +966,7 @@ cdef struct Frame:
     int nmoves
     int next
     int nsafe
-    uint8_t safe[MAX_CARD]
+    uint8_t safe[2 * MAX_CARD]    # safe moves after the move here (see apply_safe_moves)
     Move moves[MAX_MOVES]
     Slot child_key[MAX_MOVES]     # key of the position each move leads to; a == 0: a win
     uint8_t child_talon[MAX_MOVES]  # talon size there (for the cursor's dominance)
@@ -841,7 +1020,7 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     cache misses of a node's children overlap instead of coming one after another."""
     cdef int i, kept = 0
     cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
-    cdef uint8_t sent[MAX_CARD]
+    cdef uint8_t sent[2 * MAX_CARD]
     cdef uint64_t ka, kb
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
@@ -955,18 +1134,25 @@ cdef int search(Search* S) noexcept nogil:
 
 
 cdef list solution(Search* S, int win_depth):
-    """The winning line as (kind, src, dst, idx, flags, card) tuples, safe moves as (AUTO_HOME, card)."""
+    """The winning line as (kind, src, dst, idx, flags, card) tuples, safe moves as (AUTO_HOME,
+    card) and (AUTO_TRANSFER, card) (see apply_safe_moves)."""
     cdef list line = []
-    cdef int d, k
+    cdef int d
     cdef Move m
-    for k in range(S.stack[0].nsafe):
-        line.append((AUTO_HOME, S.stack[0].safe[k]))
+    safe_steps(&S.stack[0], line)
     for d in range(win_depth + 1):
         m = S.stack[d].moves[S.stack[d].next - 1]
         line.append((m.kind, m.src, m.dst, m.idx, m.flags, m.card))
-        for k in range(S.stack[d + 1].nsafe):
-            line.append((AUTO_HOME, S.stack[d + 1].safe[k]))
+        safe_steps(&S.stack[d + 1], line)
     return line
+
+cdef void safe_steps(const Frame* f, list line):
+    cdef int k
+    for k in range(f.nsafe):
+        if f.safe[k] & TRANSFER:
+            line.append((AUTO_TRANSFER, f.safe[k] & ~TRANSFER))
+        else:
+            line.append((AUTO_HOME, f.safe[k]))
 
 
 LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
@@ -1152,6 +1338,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     S.cfg.piles = len(piles)
     S.cfg.total = suits * ranks
     S.cfg.draw1_reserve = draw == 1 and passes == 0
+    S.cfg.twin_classes = empty_rule != EMPTY_ANY
     memset(S.cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
     for k in range(len(stock)):
         S.cfg.stock_card[k] = stock[k]
@@ -1200,7 +1387,8 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
                 result = schedule(&S, &R, &T, &start_state, &relaxed_start, relax, restarts,
                                   max_nodes, deadline, game_bytes)
         if result == 2:
-            line = [(AUTO_HOME, S.stack[0].safe[k]) for k in range(S.stack[0].nsafe)]
+            line = []
+            safe_steps(&S.stack[0], line)
             result = 1
         elif result == 1:
             line = solution(&S, S.depth) if S.depth >= 0 else solution(&T, T.depth)

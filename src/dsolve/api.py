@@ -1,7 +1,8 @@
 """The public API: decide a deal with the native core and return a replayable winning line.
 
 The core searches macro moves (a talon card reached by turning the stock, a run moved and the
-exposed card sent home, safe cards sent home automatically). :func:`solve` expands them into the
+exposed card sent home, safe cards sent home automatically, a lone child moved onto its other
+parent so that a safe card under it can go home). :func:`solve` expands them into the
 single steps of :mod:`dsolve.moves`, applying each to a :class:`dsolve.referee.Game`, so a line
 that comes out of here has already been checked move by move by the independent referee.
 """
@@ -66,8 +67,19 @@ def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[
             play(Move(TURN) if game.stock else Move(REDEAL))
         raise RuntimeError(f"internal error: talon card {card} not reachable")
 
+    def move_lone_child(child: int) -> None:
+        # From one parent onto the other (the first's twin, a pile's top card).
+        src, idx = next((i, p.index(child)) for i, p in enumerate(game.piles) if child in p[1:])
+        parent = game.piles[src][idx - 1]
+        dst = next(i for i, p in enumerate(game.piles) if p and p[-1] == parent ^ 2)
+        play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx,
+                  card=child))
+
     for step in line:
         kind, card = step[0], step[-1]
+        if kind == _core.AUTO_TRANSFER:
+            move_lone_child(card)
+            continue
         if kind == _core.AUTO_HOME:
             src = next((i for i, p in enumerate(game.piles) if p and p[-1] == card), None)
             if src is not None:

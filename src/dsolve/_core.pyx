@@ -1162,7 +1162,7 @@ LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
 cdef enum:
     QUICK_NODES = 20000          # the first slice of the game's search in the generator's order
     SLICE_NODES = 50000          # its later slices
-    RELAX_SLICE_NODES = 25000    # the relaxation's slices, one after each of the game's
+    RELAX_SLICE_NODES = 50000    # the relaxation's slices, one after each of the game's
     RESTART_NODES = 20000        # each search in a random move order
     RESTART_SHARE = 8            # restarts go on within a 1/8 of the other searches' positions
 
@@ -1292,7 +1292,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
 
 def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
-                   double timeout=0.0, double memory_mb=1024.0, long long restarts=300000,
+                   double timeout=0.0, double memory_mb=1024.0, long long restarts=100000,
                    bint relax=True, bint relax_only=False):
     """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 

@@ -778,7 +778,7 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
     filters look at the rank and colour of the cards that could build on it, which classmates
     share); the safe moves to the foundation do too because they also send home a safe parent
     that only a lone child covers (safe_home)."""
-    cdef uint64_t a = 0, b = 0, c, upper = 0, high = 0, face_up = 0, fix, lone
+    cdef uint64_t a = 0, b = 0, c, upper = 0, high = 0, face_up = 0, twins_up, fix, lone
     cdef int p, x
     for p in range(cfg.piles):
         if (s.stale >> p) & 1:
@@ -793,8 +793,9 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
         # The cards keyed on the other parent than the one they lie on: of twins both lying on
         # cards, those not on the parent of their own suit bit (lower on lower); lone children
         # on the higher parent when the lower is face up.
-        fix = upper & twins_of(upper) & (high ^ HIGH_SUITS)
-        lone = high & ~twins_of(upper)
+        twins_up = twins_of(upper)
+        fix = upper & twins_up & (high ^ HIGH_SUITS)
+        lone = high & ~twins_up
         while lone:
             x = ctz64(lone)
             lone &= lone - 1

@@ -170,14 +170,17 @@ cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
 cdef inline bint goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
     return goes_home(s, c) and is_safe(cfg, s, c)
 
+cdef inline bint twin_goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    """Under twin classes: whether c's twin is in the deck and goes home safely."""
+    return cfg.twin_classes and (c ^ 2) & 3 < cfg.suits and goes_safely(cfg, s, c ^ 2)
+
 cdef inline bint top_goes_safely(const Config* cfg, const State* s, int p) noexcept nogil:
     """Whether pile p's top card, or under twin classes its twin, goes home safely."""
     cdef uint8_t c
     if s.length[p] == 0:
         return False
     c = s.card[p][s.length[p] - 1]
-    return goes_safely(cfg, s, c) or (cfg.twin_classes and (c ^ 2) & 3 < cfg.suits
-                                      and goes_safely(cfg, s, c ^ 2))
+    return goes_safely(cfg, s, c) or twin_goes_safely(cfg, s, c)
 
 cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) noexcept nogil:
     """apply_safe_moves after move m from a position that had none left. A move that raises no
@@ -191,6 +194,10 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
         if not top_goes_safely(cfg, s, m.dst):
             return 0
     return apply_safe_moves(cfg, s, record)
+
+cdef inline bint in_talon(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    cdef uint8_t idx = cfg.stock_index[c]
+    return idx != NOT_IN_STOCK and (s.talon_mask >> idx) & 1
 
 cdef bint find_face_up(const Config* cfg, const State* s, uint8_t c, int* p, int* k) noexcept nogil:
     """Where face-up card c lies on the tableau, if it does."""
@@ -207,14 +214,6 @@ cdef bint lone_child_on(const Config* cfg, const State* s, int p, int k) noexcep
         return False
     return not find_face_up(cfg, s, s.card[p][k + 1] ^ 2, &q, &j) or j == s.down[q]
 
-cdef int free_twin(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    """The pile whose top card is c's twin, -1 if none."""
-    cdef int q
-    for q in range(cfg.piles):
-        if s.length[q] > 0 and s.card[q][s.length[q] - 1] == (c ^ 2):
-            return q
-    return -1
-
 cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, int n) noexcept nogil:
     """Send safe card c = pile p's card k home, with twin classes (see state_key) where
     classmates differ: returns the new length of ``record``, or n when nothing moved.
@@ -228,8 +227,7 @@ cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, i
     cdef uint8_t c = s.card[p][k]
     cdef int q, j
     if k == s.length[p] - 1:
-        if (cfg.twin_classes and not (c & 2) and (c ^ 2) & 3 < cfg.suits
-                and goes_safely(cfg, s, c ^ 2) and find_face_up(cfg, s, c ^ 2, &q, &j)
+        if (not (c & 2) and twin_goes_safely(cfg, s, c) and find_face_up(cfg, s, c ^ 2, &q, &j)
                 and lone_child_on(cfg, s, q, j)):
             record[n] = s.card[q][j + 1] | TRANSFER
             lift(s, q, j + 1, p)
@@ -237,8 +235,9 @@ cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, i
             c = c ^ 2
             n += 1
     else:
-        q = free_twin(cfg, s, c)
-        if not cfg.twin_classes or q < 0 or not lone_child_on(cfg, s, p, k):
+        # The twin must be a free top: face up with nothing on it.
+        if (not cfg.twin_classes or not find_face_up(cfg, s, c ^ 2, &q, &j)
+                or j != s.length[q] - 1 or not lone_child_on(cfg, s, p, k)):
             return n
         record[n] = s.card[p][k + 1] | TRANSFER
         lift(s, p, k + 1, q)
@@ -286,7 +285,8 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                 if s.home[su] == cfg.ranks:
                     continue
                 c = <uint8_t>(s.home[su] * 4 + su)
-                if is_safe(cfg, s, c) and find_face_up(cfg, s, c, &p, &k):
+                if (is_safe(cfg, s, c) and not in_talon(cfg, s, c)
+                        and find_face_up(cfg, s, c, &p, &k)):
                     m = safe_home(cfg, s, p, k, record, n)
                     changed = m != n
                     n = m

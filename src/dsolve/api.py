@@ -67,11 +67,13 @@ def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[
             play(Move(TURN) if game.stock else Move(REDEAL))
         raise RuntimeError(f"internal error: talon card {card} not reachable")
 
+    def pile_topped_by(card: int) -> int | None:
+        return next((i for i, p in enumerate(game.piles) if p and p[-1] == card), None)
+
     def move_lone_child(child: int) -> None:
         # From one parent onto the other (the first's twin, a pile's top card).
         src, idx = next((i, p.index(child)) for i, p in enumerate(game.piles) if child in p[1:])
-        parent = game.piles[src][idx - 1]
-        dst = next(i for i, p in enumerate(game.piles) if p and p[-1] == parent ^ 2)
+        dst = pile_topped_by(game.piles[src][idx - 1] ^ 2)
         play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx,
                   card=child))
 
@@ -81,7 +83,7 @@ def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[
             move_lone_child(card)
             continue
         if kind == _core.AUTO_HOME:
-            src = next((i for i, p in enumerate(game.piles) if p and p[-1] == card), None)
+            src = pile_topped_by(card)
             if src is not None:
                 play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
             else:

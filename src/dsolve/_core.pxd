@@ -74,4 +74,5 @@ cdef struct State:
     uint8_t total_home
     uint64_t talon_mask                 # bit i set while original stock card i is in the talon
     PileKey pile_key[MAX_PILES]         # each pile's share of the position key (see state_key)
+    PileKey piles_key                   # their sums (a, b) and unions (the card sets)
     uint16_t stale                      # piles changed since their pile_key was computed

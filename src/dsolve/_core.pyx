@@ -441,6 +441,8 @@ cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
                 if not is_safe(cfg, s, z):
                     bits |= child_bit(z)
     for a in range(cfg.piles):
+        if s.length[a] == 0:
+            continue
         for k in range(run_start(s, a), s.length[a]):
             if k == s.down[a] or goes_home(s, s.card[a][k - 1]):
                 bits |= child_bit(s.card[a][k])
@@ -499,7 +501,8 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     cdef int n = 0, p, su, b
     cdef int empty = first_empty(cfg, s)
     cdef uint8_t c
-    cdef uint32_t builds = builders(cfg, s) if cfg.draw1_reserve or cfg.worry_back else 0
+    cdef bint have_builds = cfg.draw1_reserve      # builders(), worked out when first needed
+    cdef uint32_t builds = builders(cfg, s) if have_builds else 0
     cdef RunMoves runs
     gen_runs(cfg, s, &runs, empty)
     memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
@@ -528,6 +531,9 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             # uses it at once, and it comes back only when a use could follow.
             if is_safe(cfg, s, c):
                 continue
+            if not have_builds:
+                builds = builders(cfg, s)
+                have_builds = True
             if not could_build_on(builds, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
                 continue
             for b in range(cfg.piles):
@@ -719,6 +725,7 @@ cdef void fill_key_tables() noexcept nogil:
 
 fill_key_tables()
 
+cdef uint64_t SUIT_CARDS = <uint64_t>0x1111111111111   # the cards of suit 0 (C); << s: suit s
 cdef uint64_t HIGH_SUITS = <uint64_t>0xCCCCCCCCCCCCC   # the cards of suits 2 and 3 (S, D)
 
 cdef inline uint64_t card_bit(int c) noexcept nogil:
@@ -778,29 +785,40 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
     filters look at the rank and colour of the cards that could build on it, which classmates
     share); the safe moves to the foundation do too because they also send home a safe parent
     that only a lone child covers (safe_home)."""
-    cdef uint64_t a = 0, b = 0, c, upper = 0, high = 0, face_up = 0, twins_up, fix, lone
+    cdef uint64_t a, b, c, upper, high, face_up, twins_up, fix, lone, parent_up
+    cdef uint64_t stale = s.stale
+    cdef PileKey* total = &s.piles_key
+    cdef PileKey fresh
     cdef int p, x
-    for p in range(cfg.piles):
-        if (s.stale >> p) & 1:
-            pile_key(s, p, &s.pile_key[p])
-        a += s.pile_key[p].a
-        b += s.pile_key[p].b
-        upper |= s.pile_key[p].upper
-        high |= s.pile_key[p].on_high_twin
-        face_up |= s.pile_key[p].face_up
+    # Each card lies in one pile: the piles' card sets are disjoint, their union is their XOR.
+    while stale:
+        p = ctz64(stale)
+        stale &= stale - 1
+        pile_key(s, p, &fresh)
+        total.a += fresh.a - s.pile_key[p].a
+        total.b += fresh.b - s.pile_key[p].b
+        total.upper ^= fresh.upper ^ s.pile_key[p].upper
+        total.on_high_twin ^= fresh.on_high_twin ^ s.pile_key[p].on_high_twin
+        total.face_up ^= fresh.face_up ^ s.pile_key[p].face_up
+        s.pile_key[p] = fresh
     s.stale = 0
+    a = total.a
+    b = total.b
+    upper = total.upper
+    high = total.on_high_twin
+    face_up = total.face_up
     if cfg.twin_classes:
         # The cards keyed on the other parent than the one they lie on: of twins both lying on
         # cards, those not on the parent of their own suit bit (lower on lower); lone children
-        # on the higher parent when the lower is face up.
+        # on the higher parent when the lower is face up. The lower parent of a card of rank r
+        # and suit s is (r + 1, s & 1 ^ 1): parent_up moves its face-up bit to the child's.
         twins_up = twins_of(upper)
         fix = upper & twins_up & (high ^ HIGH_SUITS)
         lone = high & ~twins_up
-        while lone:
-            x = ctz64(lone)
-            lone &= lone - 1
-            if (face_up >> ((rank_of(<uint8_t>x) + 1) * 4 + ((x & 1) ^ 1))) & 1:
-                fix |= card_bit(x)
+        parent_up = face_up >> 4
+        parent_up = (((parent_up >> 1) & SUIT_CARDS) | ((parent_up << 1) & (SUIT_CARDS * 6))
+                     | ((parent_up << 3) & (SUIT_CARDS << 3)))
+        fix |= lone & parent_up
         while fix:
             x = ctz64(fix)
             fix &= fix - 1

@@ -840,10 +840,10 @@ cdef inline uint64_t cursor_state(const State* s) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------------
-# Transposition table: open addressing, linear probing, grows by doubling up to a memory bound.
-# When it can grow no further it stops taking new positions. That is sound: the table only prunes
-# positions already reached (a DFS with a visited set is complete for reaching a win), and loops
-# through positions not stored are caught by checking the current path.
+# Transposition table: open addressing, linear probing, grows up to a memory bound. When it can
+# grow no further it stops taking new positions. That is sound: the table only prunes positions
+# already reached (a DFS with a visited set is complete for reaching a win), and loops through
+# positions not stored are caught by checking the current path.
 
 cdef struct Slot:
     uint64_t a
@@ -851,22 +851,19 @@ cdef struct Slot:
 
 cdef struct Table:
     Slot* slot          # both key lanes side by side: a probe touches one cache line
-    size_t cap
+    size_t cap          # any size (below 2^32): a key's home slot is scaled, not masked
     size_t count
-    size_t max_cap
+    size_t max_slots    # the memory bound, in slots: the old and the grown table fit in it
     bint full
 
-cdef size_t table_max_cap(size_t max_bytes) noexcept nogil:
-    """The most slots a table may grow to within max_bytes (while growing it holds the doubled
-    table and the old one)."""
-    cdef size_t cap = 1 << 12
-    while cap * 3 * sizeof(Slot) <= max_bytes:
-        cap *= 2
-    return cap
+cdef enum:
+    MIN_SLOTS = 4096    # the smallest table, whatever the bound
 
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
-    t.max_cap = table_max_cap(max_bytes)
-    t.cap = 1 << 16 if t.max_cap > (1 << 16) else t.max_cap
+    t.max_slots = max_bytes // sizeof(Slot)
+    if t.max_slots < MIN_SLOTS:
+        t.max_slots = MIN_SLOTS
+    t.cap = 1 << 16 if t.max_slots > (1 << 16) else t.max_slots
     t.count = 0
     t.full = False
     t.slot = <Slot*>calloc(t.cap, sizeof(Slot))
@@ -881,7 +878,8 @@ cdef void table_free(Table* t) noexcept nogil:
     free(t.slot)
 
 cdef inline size_t table_home(const Table* t, uint64_t ka) noexcept nogil:
-    return <size_t>(ka >> 1) & (t.cap - 1)
+    """The key's home slot: its top 32 bits scaled to the capacity."""
+    return <size_t>(((ka >> 32) * t.cap) >> 32)
 
 cdef inline bint dominates(const Config* cfg, int talon_len, uint64_t have, uint64_t want) noexcept nogil:
     """Whether a position with stock cursor ``have`` reaches the same one with cursor ``want`` by
@@ -905,14 +903,15 @@ cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, u
                              uint64_t kb, size_t* end) noexcept nogil:
     """Whether the table holds this position with a cursor that dominates its own; if not,
     ``end`` is the empty slot where the probe stopped (where the position would go)."""
-    cdef size_t mask = t.cap - 1
     cdef size_t i = table_home(t, ka)
     cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
     while t.slot[i].a != 0:
         if (t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest
                 and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
             return True
-        i = (i + 1) & mask
+        i += 1
+        if i == t.cap:
+            i = 0
     end[0] = i
     return False
 
@@ -922,22 +921,38 @@ cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uin
     return table_probe(t, cfg, talon_len, ka, kb, &end)
 
 cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
-    cdef size_t mask = t.cap - 1
     cdef size_t i = table_home(t, ka)
     while t.slot[i].a != 0:
-        i = (i + 1) & mask
+        i += 1
+        if i == t.cap:
+            i = 0
     t.slot[i].a = ka
     t.slot[i].b = kb
     t.count += 1
 
+cdef size_t grown_cap(const Table* t) noexcept nogil:
+    """The capacity to grow to, 0 for none: double while the old table and the new fit in the
+    bound together, but take at once all the room the old one leaves when a doubled table could
+    grow no further (so the last table gets 5/9 to 7/9 of the bound; doubling alone would leave
+    it 1/3 to 1/2)."""
+    cdef size_t room = t.max_slots - t.cap if t.max_slots > t.cap else 0
+    if room >= 2 * t.cap and (room - t.cap) * 4 >= 2 * t.cap * 5:
+        return 2 * t.cap
+    if room * 4 >= t.cap * 5:
+        return room
+    return 0
+
 cdef bint table_grow(Table* t) noexcept nogil:
     cdef Slot* old = t.slot
-    cdef size_t old_cap = t.cap, i
-    cdef Slot* grown = <Slot*>calloc(old_cap * 2, sizeof(Slot))
+    cdef size_t old_cap = t.cap, new_cap = grown_cap(t), i
+    cdef Slot* grown
+    if new_cap == 0:
+        return False
+    grown = <Slot*>calloc(new_cap, sizeof(Slot))
     if grown == NULL:
         return False
     t.slot = grown
-    t.cap = old_cap * 2
+    t.cap = new_cap
     t.count = 0
     for i in range(old_cap):
         if old[i].a != 0:
@@ -948,9 +963,8 @@ cdef bint table_grow(Table* t) noexcept nogil:
 cdef inline void make_room(Table* t) noexcept nogil:
     """Grow the table at load 0.6, or mark it full at its bound at load 0.85."""
     if not t.full and t.count * 10 >= t.cap * 6:
-        if t.cap >= t.max_cap or not table_grow(t):
-            if t.count * 100 >= t.cap * 85:
-                t.full = True
+        if not table_grow(t) and t.count * 100 >= t.cap * 85:
+            t.full = True
 
 cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     """Store a position unless the table is full."""
@@ -1429,7 +1443,8 @@ cdef void drop_relaxation(Search* S, Search* R, size_t game_bytes) noexcept nogi
     """The relaxation is won, which decides nothing: free it, and let S's table grow to
     ``game_bytes``, its memory with the relaxation's."""
     free_search(R)
-    S.table.max_cap = table_max_cap(game_bytes)
+    if game_bytes // sizeof(Slot) > S.table.max_slots:
+        S.table.max_slots = game_bytes // sizeof(Slot)
     S.table.full = False
 
 

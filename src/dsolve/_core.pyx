@@ -343,16 +343,44 @@ cdef struct RunMoves:
     int n_partial
     int n_empties
 
-cdef void gen_runs(const Config* cfg, const State* s, RunMoves* out, int empty) noexcept nogil:
-    """Tableau-to-tableau moves.
+cdef inline int pair_of(uint8_t c) noexcept nogil:
+    """c's (rank, colour) pair: an index into an Accepting map, a bit of a builders() set."""
+    return rank_of(c) * 2 + (c & 1)
+
+# The piles whose top card takes a card, by the card's (rank, colour) pair (see pair_of).
+ctypedef uint16_t Accepting[2 * 13]
+
+cdef void accepting(const Config* cfg, const State* s, uint16_t* accept) noexcept nogil:
+    """For each (rank, colour) pair, the set of piles (bit p) whose top card takes such a card."""
+    cdef int b
+    cdef uint8_t t
+    memset(accept, 0, sizeof(Accepting))
+    for b in range(cfg.piles):
+        if s.length[b] > 0:
+            t = s.card[b][s.length[b] - 1]
+            if rank_of(t) > 0:
+                accept[(rank_of(t) - 1) * 2 + ((t & 1) ^ 1)] |= <uint16_t>(1 << b)
+
+cdef inline uint32_t targets(const Config* cfg, const uint16_t* accept, uint8_t c,
+                             int empty) noexcept nogil:
+    """The piles card c may go onto: tops that take it, and the first empty column if it may."""
+    cdef uint32_t to = accept[pair_of(c)]
+    if empty >= 0 and may_fill_empty(cfg, c):
+        to |= (<uint32_t>1) << empty
+    return to
+
+cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, RunMoves* out,
+                   int empty) noexcept nogil:
+    """Tableau-to-tableau moves, by source pile, then target pile.
 
     Partial runs (leaving a face-up card behind) are moved only when the exposed card goes home
     at once (Blake & Gent, Appendix B.2, Theorem 4, for red-black building with runs moved like
     single cards; Theorem 5: compatible with safe moves). A whole pile with nothing face down never
     moves to an empty column (relabelling the columns gives the same position), and only the
     first empty column is a target (all empty columns are alike)."""
-    cdef int a, b, i, rs, top, down, need
-    cdef uint8_t t
+    cdef int a, b, i, rs, top, down
+    cdef uint32_t to, onto
+    cdef int at[MAX_PILES]       # the run's card that a pile's top takes (ranks differ: one)
     out.n_reveals = out.n_partial = out.n_empties = 0
     for a in range(cfg.piles):
         top = s.length[a]
@@ -360,23 +388,23 @@ cdef void gen_runs(const Config* cfg, const State* s, RunMoves* out, int empty) 
             continue
         down = s.down[a]
         rs = run_start(s, a)
-        for b in range(cfg.piles):
-            if b == a:
+        to = 0
+        for i in range(rs, top):
+            onto = targets(cfg, accept, s.card[a][i], empty) & ~((<uint32_t>1) << a)
+            to |= onto
+            while onto:
+                at[ctz64(onto)] = i
+                onto &= onto - 1
+        while to:
+            b = ctz64(to)
+            to &= to - 1
+            if b != empty:
+                classify_run(s, out, a, b, at[b], down)
                 continue
-            if s.length[b] == 0:
-                if b != empty:
-                    continue
-                # Only the bottom card of a run can be a king; any card may head a run under 'any'.
-                for i in range(rs, top):
-                    if may_fill_empty(cfg, s.card[a][i]):
-                        classify_run(s, out, a, b, i, down)
-                continue
-            t = s.card[b][s.length[b] - 1]
-            need = rank_of(t) - 1 - rank_of(s.card[a][top - 1])
-            i = top - 1 - need
-            if need < 0 or i < rs or not can_stack(s.card[a][i], t):
-                continue
-            classify_run(s, out, a, b, i, down)
+            # Only the bottom card of a run can be a king; any card may head a run under 'any'.
+            for i in range(rs, top):
+                if may_fill_empty(cfg, s.card[a][i]):
+                    classify_run(s, out, a, b, i, down)
 
 cdef inline void classify_run(const State* s, RunMoves* out, int a, int b, int i,
                               int down) noexcept nogil:
@@ -422,7 +450,7 @@ cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) n
 
 cdef inline uint32_t child_bit(uint8_t z) noexcept nogil:
     """z's bit in a set of (rank, colour) pairs."""
-    return (<uint32_t>1) << (rank_of(z) * 2 + (z & 1))
+    return (<uint32_t>1) << pair_of(z)
 
 cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
     """The (rank, colour) pairs (see child_bit) of the cards the next move could build on a
@@ -467,8 +495,8 @@ cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept
             return True
     return False
 
-cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int empty,
-                   uint32_t builds) noexcept nogil:
+cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Move* moves, int n,
+                   int empty, uint32_t builds) noexcept nogil:
     """Every reachable talon card to its foundation or onto the tableau, as one move each.
 
     With draw 1 and unlimited passes the talon is a reserve: taking a card out changes nothing
@@ -479,7 +507,8 @@ cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int em
     goes to the tableau only when something could be built on it next (could_build_on)."""
     cdef int pos[MAX_TALON]
     cdef int pflags[MAX_TALON]
-    cdef int npos = talon_reach(cfg, s, pos, pflags), j, b, flags
+    cdef int npos = talon_reach(cfg, s, pos, pflags), j, flags
+    cdef uint32_t to
     cdef uint8_t x
     for j in range(npos):
         x = cfg.stock_card[s.talon[pos[j]]]
@@ -488,23 +517,24 @@ cdef int gen_talon(const Config* cfg, const State* s, Move* moves, int n, int em
             n = add(moves, n, MV_TALON_FOUNDATION, 0, 0, pos[j], flags, x)
         if cfg.draw1_reserve and not could_build_on(builds, x):
             continue
-        for b in range(cfg.piles):
-            if s.length[b] == 0:
-                if b == empty and may_fill_empty(cfg, x):
-                    n = add(moves, n, MV_TALON_TABLEAU, 0, b, pos[j], flags, x)
-            elif can_stack(x, s.card[b][s.length[b] - 1]):
-                n = add(moves, n, MV_TALON_TABLEAU, 0, b, pos[j], flags, x)
+        to = targets(cfg, accept, x, empty)
+        while to:
+            n = add(moves, n, MV_TALON_TABLEAU, 0, ctz64(to), pos[j], flags, x)
+            to &= to - 1
     return n
 
 cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogil:
     """All macro moves worth trying, most promising first (after Bjarnason et al. §4.4)."""
-    cdef int n = 0, p, su, b
+    cdef int n = 0, p, su
     cdef int empty = first_empty(cfg, s)
+    cdef uint32_t to
     cdef uint8_t c
+    cdef Accepting accept
     cdef bint have_builds = cfg.draw1_reserve      # builders(), worked out when first needed
     cdef uint32_t builds = builders(cfg, s) if have_builds else 0
     cdef RunMoves runs
-    gen_runs(cfg, s, &runs, empty)
+    accepting(cfg, s, accept)
+    gen_runs(cfg, s, accept, &runs, empty)
     memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
     n += runs.n_reveals
     for p in range(cfg.piles):
@@ -512,7 +542,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             c = s.card[p][s.length[p] - 1]
             if goes_home(s, c):
                 n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
-    n = gen_talon(cfg, s, moves, n, empty, builds)
+    n = gen_talon(cfg, s, accept, moves, n, empty, builds)
     memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
     n += runs.n_partial
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
@@ -536,12 +566,10 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
                 have_builds = True
             if not could_build_on(builds, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
                 continue
-            for b in range(cfg.piles):
-                if s.length[b] == 0:
-                    if b == empty and may_fill_empty(cfg, c):
-                        n = add(moves, n, MV_FOUNDATION_TABLEAU, su, b, 0, 0, c)
-                elif can_stack(c, s.card[b][s.length[b] - 1]):
-                    n = add(moves, n, MV_FOUNDATION_TABLEAU, su, b, 0, 0, c)
+            to = targets(cfg, accept, c, empty)
+            while to:
+                n = add(moves, n, MV_FOUNDATION_TABLEAU, su, ctz64(to), 0, 0, c)
+                to &= to - 1
     return n
 
 

@@ -50,6 +50,7 @@ cdef struct Config:
     int total                    # cards in the deal
     int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
     int twin_classes             # positions keyed by twin class (not under EMPTY_ANY; see state_key)
+    uint64_t draw_multiples      # bit k set when k is a multiple of draw (k < 64: no division)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none
 

@@ -115,11 +115,16 @@ cdef inline uint8_t take_talon(const Config* cfg, State* s, int pos) noexcept no
     normalise_cursor(cfg, s)
     return cfg.stock_card[idx]
 
+cdef inline bint multiple_of_draw(const Config* cfg, int k) noexcept nogil:
+    if k >= 64:
+        return k % cfg.draw == 0
+    return (cfg.draw_multiples >> k) & 1
+
 cdef inline void normalise_cursor(const Config* cfg, State* s) noexcept nogil:
     """With unlimited redeals every cursor at a multiple of the draw, or at the end of the stock,
     reaches exactly the talon positions draw-1, 2*draw-1, ..., last (the waste top c-1 is one of
     them), and each reaches the others for free: they are one position, stored as cursor 0."""
-    if cfg.unlimited and (s.waste_len % cfg.draw == 0 or s.waste_len == s.talon_len):
+    if cfg.unlimited and (multiple_of_draw(cfg, s.waste_len) or s.waste_len == s.talon_len):
         s.waste_len = 0
 
 cdef void lift(State* s, int src, int idx, int dst) noexcept nogil:
@@ -194,10 +199,6 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
         if not top_goes_safely(cfg, s, m.dst):
             return 0
     return apply_safe_moves(cfg, s, record)
-
-cdef inline bint in_talon(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    cdef uint8_t idx = cfg.stock_index[c]
-    return idx != NOT_IN_STOCK and (s.talon_mask >> idx) & 1
 
 cdef bint find_face_up(const Config* cfg, const State* s, uint8_t c, int* p, int* k) noexcept nogil:
     """Where face-up card c lies on the tableau, if it does."""
@@ -281,11 +282,12 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                 n += 1
                 changed = True
         if not changed and cfg.twin_classes:
+            refresh_pile_keys(s)                # for the set of face-up cards
             for su in range(cfg.suits):
                 if s.home[su] == cfg.ranks:
                     continue
                 c = <uint8_t>(s.home[su] * 4 + su)
-                if (is_safe(cfg, s, c) and not in_talon(cfg, s, c)
+                if ((s.piles_key.face_up >> c) & 1 and is_safe(cfg, s, c)
                         and find_face_up(cfg, s, c, &p, &k)):
                     m = safe_home(cfg, s, p, k, record, n)
                     changed = m != n
@@ -789,6 +791,25 @@ cdef void pile_key(const State* s, int p, PileKey* out) noexcept nogil:
             out.on_high_twin |= card_bit(x)
     out.face_up |= out.upper
 
+cdef inline void refresh_pile_keys(State* s) noexcept nogil:
+    """Recompute the key shares of the piles changed since, and their sums (s.piles_key)."""
+    cdef uint64_t stale = s.stale
+    cdef PileKey* total = &s.piles_key
+    cdef PileKey fresh
+    cdef int p
+    # Each card lies in one pile: the piles' card sets are disjoint, their union is their XOR.
+    while stale:
+        p = ctz64(stale)
+        stale &= stale - 1
+        pile_key(s, p, &fresh)
+        total.a += fresh.a - s.pile_key[p].a
+        total.b += fresh.b - s.pile_key[p].b
+        total.upper ^= fresh.upper ^ s.pile_key[p].upper
+        total.on_high_twin ^= fresh.on_high_twin ^ s.pile_key[p].on_high_twin
+        total.face_up ^= fresh.face_up ^ s.pile_key[p].face_up
+        s.pile_key[p] = fresh
+    s.stale = 0
+
 cdef enum:
     CURSOR_MASK = 0xFFFF     # low bits of key lane b: waste size and redeals left (see dominates)
 
@@ -814,22 +835,9 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
     share); the safe moves to the foundation do too because they also send home a safe parent
     that only a lone child covers (safe_home)."""
     cdef uint64_t a, b, c, upper, high, face_up, twins_up, fix, lone, parent_up
-    cdef uint64_t stale = s.stale
-    cdef PileKey* total = &s.piles_key
-    cdef PileKey fresh
-    cdef int p, x
-    # Each card lies in one pile: the piles' card sets are disjoint, their union is their XOR.
-    while stale:
-        p = ctz64(stale)
-        stale &= stale - 1
-        pile_key(s, p, &fresh)
-        total.a += fresh.a - s.pile_key[p].a
-        total.b += fresh.b - s.pile_key[p].b
-        total.upper ^= fresh.upper ^ s.pile_key[p].upper
-        total.on_high_twin ^= fresh.on_high_twin ^ s.pile_key[p].on_high_twin
-        total.face_up ^= fresh.face_up ^ s.pile_key[p].face_up
-        s.pile_key[p] = fresh
-    s.stale = 0
+    cdef const PileKey* total = &s.piles_key
+    cdef int x
+    refresh_pile_keys(s)
     a = total.a
     b = total.b
     upper = total.upper
@@ -921,11 +929,11 @@ cdef inline bint dominates(const Config* cfg, int talon_len, uint64_t have, uint
     cdef int c2 = want & 0xFF, r2 = (want >> 8) & 0xFF
     if r1 < r2:
         return False
-    if c2 >= c1 and ((c2 - c1) % cfg.draw == 0 or c2 == talon_len):
+    if c2 >= c1 and (multiple_of_draw(cfg, c2 - c1) or c2 == talon_len):
         return True
     if cfg.unlimited:
         return c2 == 0
-    return r1 > r2 and (c2 % cfg.draw == 0 or c2 == talon_len)
+    return r1 > r2 and (multiple_of_draw(cfg, c2) or c2 == talon_len)
 
 cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
                              uint64_t kb, size_t* end) noexcept nogil:
@@ -1267,6 +1275,14 @@ cdef int run_phase(Search* S, const State* start, bint shuffle, long long max_no
         return result
     return run_search(S, max_nodes, deadline)
 
+cdef void set_draw(Config* cfg, int draw) noexcept nogil:
+    cdef int k = 0
+    cfg.draw = draw
+    cfg.draw_multiples = 0
+    while k < 64:
+        cfg.draw_multiples |= (<uint64_t>1) << k
+        k += draw
+
 cdef void relax_config(Config* cfg, State* start) noexcept nogil:
     """Turn a game into its relaxation in which every talon card is always reachable (draw 1,
     unlimited passes, the same tableau, foundations and talon cards).
@@ -1276,7 +1292,7 @@ cdef void relax_config(Config* cfg, State* start) noexcept nogil:
     by turning is reachable there. So a winning line of the real game is one of the relaxation,
     and a lost relaxation means a lost game. Many draw-3 losses are proved there in thousands of
     positions against millions. (A win there proves nothing.)"""
-    cfg.draw = 1
+    set_draw(cfg, 1)
     cfg.unlimited = True
     cfg.draw1_reserve = True
     start.waste_len = 0
@@ -1390,7 +1406,6 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
         if len(piles[p]) > PILE_CAP - 14:
             raise ValueError("pile too long for the native core")
     memset(&S.cfg, 0, sizeof(Config))
-    S.cfg.draw = draw
     S.cfg.unlimited = passes == 0
     S.cfg.empty_rule = empty_rule
     S.cfg.worry_back = worry_back
@@ -1400,6 +1415,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     S.cfg.total = suits * ranks
     S.cfg.draw1_reserve = draw == 1 and passes == 0
     S.cfg.twin_classes = empty_rule != EMPTY_ANY
+    set_draw(&S.cfg, draw)
     memset(S.cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
     for k in range(len(stock)):
         S.cfg.stock_card[k] = stock[k]

@@ -1,10 +1,11 @@
 # Declarations of the native core: the position, the macro move and the game configuration.
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
     MAX_PILES = 9        # two-deck Klondike deals nine columns
     PILE_CAP = 32        # face-down cards (at most 8) + a run of at most 13 cards + slack
     MAX_TALON = 64       # stock + waste cards; 59 in two-deck Klondike, fits a 64-bit mask
+    TALON_BYTES = 8      # bytes of such a mask
     MAX_MOVES = 1024
     MAX_CARD = 52        # card numbers are rank * 4 + suit, suits C, H, S, D
     UNLIMITED = 255      # redeals_left when passes are unlimited
@@ -53,6 +54,8 @@ cdef struct Config:
     uint64_t draw_multiples      # bit k set when k is a multiple of draw (k < 64: no division)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none
+    uint32_t talon_pairs[TALON_BYTES * 256]  # [k * 256 + v]: the (rank, colour) pairs of the
+                                             # stock cards of byte k of a talon_mask, v (builders)
 
 
 cdef struct PileKey:

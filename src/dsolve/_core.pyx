@@ -462,8 +462,12 @@ cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
     cdef uint32_t bits = 0
     cdef int q, a, k
     cdef uint8_t z
-    for k in range(s.talon_len):
-        bits |= child_bit(cfg.stock_card[s.talon[k]])
+    cdef uint64_t talon = s.talon_mask
+    cdef const uint32_t* pairs = cfg.talon_pairs
+    while talon:
+        bits |= pairs[talon & 0xFF]
+        talon >>= 8
+        pairs += 256
     if cfg.worry_back:
         for q in range(cfg.suits):
             if s.home[q] > 0:
@@ -722,13 +726,15 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
 # position: each face-up card lying on another card, with which of its two possible parents that is
 # (which settles every pile's run); the bottom card of each pile with nothing face down (such piles
 # are interchangeable: their order does not matter); the column and the number of face-down cards
-# of the others (their lowest face-up card is then the deal's); the foundations and the talon.
+# of the others (their lowest face-up card is then the deal's); each foundation's height; and a
+# mix of the set of talon cards.
 # Equal positions up to the order of such piles, and twin classes (see state_key), share a key.
 # The lowest bit of lane a is forced on (0 marks an empty slot).
 
 cdef uint64_t PAIR_KEY[2][MAX_CARD][2]            # [lane][card][its parent's suit >> 1]
 cdef uint64_t BASE_KEY[2][MAX_CARD]               # [lane][bottom card of a pile, nothing face down]
 cdef uint64_t HIDDEN_KEY[2][MAX_PILES][PILE_CAP]  # [lane][pile][its face-down cards]
+cdef uint64_t HOME_KEY[2][4][14]                  # [lane][suit][foundation height]
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 30
@@ -752,6 +758,10 @@ cdef void fill_key_tables() noexcept nogil:
             for k in range(PILE_CAP):
                 seed += <uint64_t>0x9e3779b97f4a7c15
                 HIDDEN_KEY[lane][p][k] = mix64(seed)
+        for p in range(4):
+            for k in range(14):
+                seed += <uint64_t>0x9e3779b97f4a7c15
+                HOME_KEY[lane][p][k] = mix64(seed)
 
 fill_key_tables()
 
@@ -834,7 +844,7 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
     filters look at the rank and colour of the cards that could build on it, which classmates
     share); the safe moves to the foundation do too because they also send home a safe parent
     that only a lone child covers (safe_home)."""
-    cdef uint64_t a, b, c, upper, high, face_up, twins_up, fix, lone, parent_up
+    cdef uint64_t a, b, upper, high, face_up, twins_up, fix, lone, parent_up
     cdef const PileKey* total = &s.piles_key
     cdef int x
     refresh_pile_keys(s)
@@ -864,12 +874,13 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
             else:
                 a += PAIR_KEY[0][x][1] - PAIR_KEY[0][x][0]
                 b += PAIR_KEY[1][x][1] - PAIR_KEY[1][x][0]
-    c = (<uint64_t>s.home[0] | (<uint64_t>s.home[1] << 8) | (<uint64_t>s.home[2] << 16)
-         | (<uint64_t>s.home[3] << 24))
-    a += mix64(s.talon_mask ^ <uint64_t>0x082efa98ec4e6c89) + mix64(c ^ <uint64_t>0x452821e638d01377)
-    b += mix64(s.talon_mask + <uint64_t>0xbe5466cf34e90c6c) ^ mix64(c + <uint64_t>0xc0ac29b7c97c50dd)
-    ka[0] = mix64(a) | 1
-    kb[0] = (mix64(b + a) & ~(<uint64_t>CURSOR_MASK)) | cursor_state(s)
+    for x in range(4):
+        a += HOME_KEY[0][x][s.home[x]]
+        b += HOME_KEY[1][x][s.home[x]]
+    a += mix64(s.talon_mask ^ <uint64_t>0x082efa98ec4e6c89)
+    b += mix64(s.talon_mask + <uint64_t>0xbe5466cf34e90c6c)
+    ka[0] = a | 1
+    kb[0] = (b & ~(<uint64_t>CURSOR_MASK)) | cursor_state(s)
 
 cdef inline uint64_t cursor_state(const State* s) noexcept nogil:
     return <uint64_t>s.waste_len | (<uint64_t>s.redeals_left << 8)
@@ -1396,7 +1407,7 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     cdef Search T
     cdef State start_state
     cdef State relaxed_start
-    cdef int p, k, result = 0
+    cdef int p, k, byte, result = 0
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
     cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0), game_bytes, relax_bytes
@@ -1420,6 +1431,9 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     for k in range(len(stock)):
         S.cfg.stock_card[k] = stock[k]
         S.cfg.stock_index[<uint8_t>stock[k]] = k
+        for byte in range(256):
+            if (byte >> (k & 7)) & 1:
+                S.cfg.talon_pairs[(k >> 3) * 256 + byte] |= child_bit(stock[k])
     memset(&start_state, 0, sizeof(State))
     for p in range(len(piles)):
         for k in range(len(piles[p])):

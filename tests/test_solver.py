@@ -499,3 +499,11 @@ def test_full_table_search_goes_on_full_deals(rules):
         if checked == 3:
             return
     pytest.fail(f"only {checked} overflowing seeds decided")
+
+
+def test_table_grows_into_most_of_its_memory():
+    """A search needing more positions than its memory holds fills a table of most of that memory:
+    more than half of it (growing only by doubling, within a third, it would stop at a quarter)."""
+    slots = 4 * 2**20 // 16                      # 4 MB of 16-byte slots
+    result = solved(make_deal("solvitaire", 598), Rules(1), memory_mb=4, max_nodes=500_000)
+    assert slots // 2 < result.table_peak < slots

@@ -116,6 +116,7 @@ cdef inline uint8_t take_talon(const Config* cfg, State* s, int pos) noexcept no
     return cfg.stock_card[idx]
 
 cdef inline bint multiple_of_draw(const Config* cfg, int k) noexcept nogil:
+    """k % draw == 0, from a mask below 64."""
     if k >= 64:
         return k % cfg.draw == 0
     return (cfg.draw_multiples >> k) & 1
@@ -1287,6 +1288,7 @@ cdef int run_phase(Search* S, const State* start, bint shuffle, long long max_no
     return run_search(S, max_nodes, deadline)
 
 cdef void set_draw(Config* cfg, int draw) noexcept nogil:
+    """Set the draw and the mask of its multiples (see multiple_of_draw)."""
     cdef int k = 0
     cfg.draw = draw
     cfg.draw_multiples = 0

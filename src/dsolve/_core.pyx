@@ -350,6 +350,10 @@ cdef inline int pair_of(uint8_t c) noexcept nogil:
     """c's (rank, colour) pair: an index into an Accepting map, a bit of a builders() set."""
     return rank_of(c) * 2 + (c & 1)
 
+cdef inline int child_pair_of(uint8_t y) noexcept nogil:
+    """The (rank, colour) pair of the cards that go on y (y not an ace)."""
+    return (rank_of(y) - 1) * 2 + ((y & 1) ^ 1)
+
 # The piles whose top card takes a card, by the card's (rank, colour) pair (see pair_of).
 ctypedef uint16_t Accepting[2 * 13]
 
@@ -362,7 +366,7 @@ cdef void accepting(const Config* cfg, const State* s, uint16_t* accept) noexcep
         if s.length[b] > 0:
             t = s.card[b][s.length[b] - 1]
             if rank_of(t) > 0:
-                accept[(rank_of(t) - 1) * 2 + ((t & 1) ^ 1)] |= <uint16_t>(1 << b)
+                accept[child_pair_of(t)] |= <uint16_t>(1 << b)
 
 cdef inline uint32_t targets(const Config* cfg, const uint16_t* accept, uint8_t c,
                              int empty) noexcept nogil:
@@ -485,7 +489,7 @@ cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
 
 cdef inline bint could_build_on(uint32_t builders, uint8_t y) noexcept nogil:
     """Whether the next move could build on y once y is on the tableau (``builders`` as above)."""
-    return rank_of(y) > 0 and (builders >> ((rank_of(y) - 1) * 2 + ((y & 1) ^ 1))) & 1
+    return rank_of(y) > 0 and (builders >> child_pair_of(y)) & 1
 
 cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
     """Whether foundation card c (its suit's next-to-top; -4 wraps past an ace) could come back

@@ -20,6 +20,7 @@ from dsolve.errors import InputError
 from dsolve.moves import TURN, Move
 from dsolve.result import Result
 from dsolve.rules import preset
+from dsolve.stats import WinRange
 from dsolve.survey import Limits, load, parse_seeds, plan, run_survey
 
 RULES = [preset("standard"), preset("casino")]
@@ -111,6 +112,58 @@ def test_rerun_skips_finished_chunks_and_extends(fake, tmp_path):
     assert (run.seeds_done_before, run.chunks_written) == (5, 2)
     assert json.loads((out / "manifest.json").read_text())["seeds"] == [[0, 44]]
     assert rows_of(out) == sorted(expected_rows(range(0, 45)), key=lambda r: r[:2])
+
+
+def test_chunks_record_their_run_and_the_wall_time_adds_up_over_runs(fake, tmp_path):
+    out = tmp_path / "s"
+    bounds = []
+    for seeds, jobs in ((range(0, 30), 2), (range(0, 50), 1)):
+        begin = time.time()
+        run_survey(out, seeds, RULES, jobs=jobs, chunk_size=10)
+        bounds.append((begin, time.time()))
+    chunks = survey.finished(out)
+    assert [c.seeds for c in chunks] == [range(i, i + 10) for i in range(0, 50, 10)]
+    for c in chunks:
+        begin, end = bounds[c.seeds.start >= 30]
+        assert begin <= c.run_started <= c.written <= end
+        assert c.workers == (2 if c.seeds.start < 30 else 1)
+    assert len({c.run_started for c in chunks}) == 2
+    wall = survey.RunTime.of(chunks)
+    assert (wall.runs, wall.seeds, wall.untimed_seeds) == (2, 50, 0)
+    assert 0 < wall.seconds <= sum(end - begin for begin, end in bounds)
+    assert str(wall).startswith("wall time 0.00 h in 2 runs (each from its start to its last chunk), ")
+
+
+def test_run_time_sums_each_run_and_counts_untimed_chunks():
+    chunks = [survey.Chunk(range(0, 10), 100.0, 130.0, 2), survey.Chunk(range(10, 20), 100.0, 160.0, 2),
+              survey.Chunk(range(20, 25), 500.0, 520.0, 1), survey.Chunk(range(25, 30))]
+    wall = survey.RunTime.of(chunks)
+    assert wall == survey.RunTime(runs=2, seconds=80.0, seeds=25, untimed_seeds=5)
+    assert str(wall) == ("wall time 0.02 h in 2 runs (each from its start to its last chunk), "
+                         "0.3125 seeds/s; not recorded for 5 seeds")
+    assert str(survey.RunTime.of(chunks[3:])) == "wall time not recorded"
+
+
+def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path, monkeypatch):
+    shown = []
+
+    class Bar(survey._Bar):
+        def set_postfix_str(self, text="", refresh=True):
+            shown.append(text)
+
+    monkeypatch.setattr(survey, "_Bar", Bar)
+    out = tmp_path / "s"
+    run_survey(out, range(0, 40), RULES, jobs=1, chunk_size=10)
+    (out / "chunk-000000020.parquet").unlink()
+    shown.clear()
+    run_survey(out, range(10, 40), RULES, jobs=1)  # seeds 10..19 and 30..39 done before
+    counts = {str(r): [0, 0, 0] for r in RULES}
+    for _, rules, verdict, *_ in expected_rows(range(10, 40)):
+        counts[rules][0] += 1
+        counts[rules][1] += verdict == "winnable"
+        counts[rules][2] += verdict == "unknown"
+    ranges = [WinRange(*c) for c in counts.values()]
+    assert shown == [f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))]
 
 
 @pytest.mark.parametrize("change, reason", [
@@ -227,11 +280,13 @@ def test_cli_survey_stats_compare(fake, tmp_path):
     assert "(40 were done before, 0 chunks solved now)" in ok("survey", *args, "--out", out)
     report = ok("stats", out)
     assert report.startswith("solvitaire deals: 40 of 40 seeds (1-40) solved; limits max_nodes=none")
+    assert report.splitlines()[1].startswith("wall time 0.00 h in 1 run (each from its start to its last chunk)")
     assert "draw=1,passes=3,empty=king,worry=yes\n  seeds     40: " in report
     data = json.loads(ok("stats", out, "--json"))
     assert data["survey"]["rules"] == ["draw=3,passes=unlimited,empty=king,worry=yes",
                                        "draw=1,passes=3,empty=king,worry=yes"]
     assert [r["n"] for r in data["rule_sets"]] == [40, 40]
+    assert data["wall_time"]["runs"] == 1 and data["wall_time"]["seeds"] == 40
     table = ok("compare", out).splitlines()
     assert table[2].startswith("rules ") and table[3].startswith("draw=3,passes=unlimited") and len(table) == 5
     assert ok("compare", *args).splitlines() == table  # solved afresh in a temporary directory

@@ -331,16 +331,17 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
 def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> None:
     """Print the stats report, or with ``compare`` the compare table, of the survey in ``directory``."""
     from .stats import format_compare, format_stats, summarize
-    from .survey import load
+    from .survey import RunTime, finished, load
 
     manifest, table = load(Path(directory))
     summaries = summarize(table, manifest.rules, slowest)
+    wall = RunTime.of(finished(Path(directory)))
     if as_json:
-        click.echo(json.dumps({"survey": dataclasses.asdict(manifest),
+        click.echo(json.dumps({"survey": dataclasses.asdict(manifest), "wall_time": dataclasses.asdict(wall),
                                "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
     else:
-        report = (format_compare if compare else format_stats)(summaries)
-        click.echo(f"{manifest.describe(table.num_rows)}\n\n{report}")
+        heading = manifest.describe(table.num_rows) + ("" if compare else f"\n{wall}")
+        click.echo(f"{heading}\n\n{(format_compare if compare else format_stats)(summaries)}")
 
 
 @main.command()

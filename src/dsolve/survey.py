@@ -5,6 +5,8 @@ dsolve version, seed ranges asked for) and one ``chunk-<first seed>.parquet`` pe
 with a row per seed and rule set. Workers (local processes or Dask tasks) solve whole chunks and
 return them; the parent writes each under a temporary name and renames it into place, so a chunk
 is complete or absent. The chunk files present are what is done: a rerun solves only the rest.
+Each chunk's footer also records its seeds, when the run that wrote it started, when it was
+written and with how many workers, so the wall time of a survey resumed many times is known.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -42,6 +45,7 @@ DEFAULT_CHUNK_SOLVES = 200  # solves (seeds x rule sets) per chunk of a new surv
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 _CHUNK_RE = re.compile(r"^chunk-(\d+)\.parquet$")
 _META_FIRST, _META_STOP = b"dsolve.first", b"dsolve.stop"
+_META_RUN, _META_WRITTEN, _META_WORKERS = b"dsolve.run_started", b"dsolve.written", b"dsolve.workers"
 
 SCHEMA = pa.schema([
     ("seed", pa.int64()),
@@ -106,6 +110,48 @@ class Manifest:
             chunk_size=int(data["chunk_size"]), seeds=tuple(tuple(r) for r in data["seeds"]),
             dsolve_version=data["dsolve_version"], format=int(data["format"]),
         )
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A finished chunk file: its seeds, and (``None`` if an older dsolve wrote it) when the
+    run that wrote it started, when it was written (Unix times) and the run's worker count."""
+
+    seeds: range
+    run_started: float | None = None
+    written: float | None = None
+    workers: int | None = None
+
+
+@dataclass(frozen=True)
+class RunTime:
+    """The runs that wrote a survey's chunks: each run's wall time is from its start to its last
+    chunk (work in flight when a run was stopped is redone, and counted, by a later run)."""
+
+    runs: int
+    seconds: float  # wall time, summed over the runs
+    seeds: int  # seeds in the chunks of these runs
+    untimed_seeds: int  # seeds in chunks written without times
+
+    @classmethod
+    def of(cls, chunks: Sequence[Chunk]) -> "RunTime":
+        last: dict[float, float] = {}
+        seeds = untimed = 0
+        for c in chunks:
+            if c.run_started is None or c.written is None:
+                untimed += len(c.seeds)
+                continue
+            last[c.run_started] = max(last.get(c.run_started, c.written), c.written)
+            seeds += len(c.seeds)
+        return cls(len(last), sum(end - start for start, end in last.items()), seeds, untimed)
+
+    def __str__(self) -> str:
+        if not self.runs:
+            return "wall time not recorded"
+        rate = f", {self.seeds / self.seconds:.4g} seeds/s" if self.seconds > 0 else ""
+        text = (f"wall time {self.seconds / 3600:.2f} h in {self.runs} run{'s' * (self.runs > 1)} "
+                f"(each from its start to its last chunk){rate}")
+        return text + (f"; not recorded for {self.untimed_seeds} seeds" if self.untimed_seeds else "")
 
 
 @dataclass(frozen=True)
@@ -220,12 +266,14 @@ def _atomic(path: Path) -> Iterator[BinaryIO]:
         temp.unlink(missing_ok=True)
 
 
-def write_chunk(out: Path, first: int, stop: int, table: pa.Table) -> Path:
-    """Write the rows of seeds ``first`` up to ``stop`` as one chunk file, atomically."""
-    path = chunk_path(out, first)
+def write_chunk(out: Path, chunk: Chunk, table: pa.Table) -> Path:
+    """Write the rows of ``chunk`` as one chunk file, atomically; ``chunk.written`` is now."""
+    path = chunk_path(out, chunk.seeds.start)
+    meta = {_META_FIRST: chunk.seeds.start, _META_STOP: chunk.seeds.stop, _META_RUN: chunk.run_started,
+            _META_WRITTEN: time.time(), _META_WORKERS: chunk.workers}
     with _atomic(path) as f:
         pq.write_table(table.replace_schema_metadata(
-            {_META_FIRST: str(first).encode(), _META_STOP: str(stop).encode()}), f)
+            {key: repr(value).encode() for key, value in meta.items() if value is not None}), f)
     return path
 
 
@@ -233,15 +281,19 @@ def chunk_files(out: Path) -> list[Path]:
     return sorted(p for p in Path(out).iterdir() if _CHUNK_RE.match(p.name))
 
 
-def finished(out: Path) -> list[range]:
-    """Seed ranges of the chunk files present, from their Parquet footers."""
-    ranges = []
+def finished(out: Path) -> list[Chunk]:
+    """The chunk files present, from their Parquet footers."""
+    chunks = []
     for path in chunk_files(out):
         meta = pq.read_schema(path).metadata or {}
         if _META_FIRST not in meta or int(meta[_META_FIRST]) != int(_CHUNK_RE.match(path.name)[1]):
             raise InputError(f"{path} is not a dsolve survey chunk")
-        ranges.append(range(int(meta[_META_FIRST]), int(meta[_META_STOP])))
-    return ranges
+        chunks.append(Chunk(
+            range(int(meta[_META_FIRST]), int(meta[_META_STOP])),
+            *(float(meta[key]) if key in meta else None for key in (_META_RUN, _META_WRITTEN)),
+            int(meta[_META_WORKERS]) if _META_WORKERS in meta else None,
+        ))
+    return chunks
 
 
 def plan(seeds: range, done: Sequence[range], chunk_size: int) -> list[range]:
@@ -276,13 +328,20 @@ def _write_manifest(out: Path, manifest: Manifest) -> None:
         f.write(manifest.to_json().encode())
 
 
-def load(out: Path) -> tuple[Manifest, pa.Table]:
-    """A survey's manifest and all its rows."""
-    manifest = read_manifest(out)
+def _rows(out: Path, seeds: range | None = None, columns: Sequence[str] | None = None) -> pa.Table:
+    """The rows of the chunks in ``out`` (those of ``seeds`` only, if given)."""
     files = [str(p) for p in chunk_files(out)]
     if not files:
-        return manifest, SCHEMA.empty_table()
-    return manifest, ds.dataset(files, schema=SCHEMA, format="parquet").to_table().unify_dictionaries()
+        return SCHEMA.empty_table().select(columns or SCHEMA.names)
+    seed = ds.field("seed")
+    where = None if seeds is None else (seed >= seeds.start) & (seed < seeds.stop)
+    dataset = ds.dataset(files, schema=SCHEMA, format="parquet")
+    return dataset.to_table(columns=columns, filter=where).unify_dictionaries()
+
+
+def load(out: Path) -> tuple[Manifest, pa.Table]:
+    """A survey's manifest and all its rows."""
+    return read_manifest(out), _rows(out)
 
 
 def _merge(ranges: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -425,17 +484,19 @@ def run_survey(
     wanted = Manifest(texts, convention, limits, chunk_size, ((seeds[0], seeds[-1]),))
     with _claim(out):
         manifest = _reconcile(out, wanted)
-        todo = plan(seeds, finished(out), manifest.chunk_size)
+        todo = plan(seeds, [c.seeds for c in finished(out)], manifest.chunk_size)
+        tally = _Tally(manifest.rules)
+        tally.add(_rows(out, seeds, ["rules", "verdict"]))  # the bar counts the whole range asked
         with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
             _write_manifest(out, manifest)
+            started = time.time()
             remaining = sum(len(c) for c in todo)
-            tally = _Tally(manifest.rules)
             tasks = (Task(convention, c.start, c.stop, manifest.rules, limits) for c in todo)
             with _Bar(total=len(seeds), initial=len(seeds) - remaining, unit="seed", dynamic_ncols=True,
                       disable=None if progress else True) as bar, _sigterm_as_interrupt():
 
                 def on_result(task: Task, table: pa.Table) -> None:
-                    write_chunk(out, task.first, task.stop, table)
+                    write_chunk(out, Chunk(range(task.first, task.stop), started, None, workers), table)
                     tally.add(table)
                     bar.set_postfix_str(str(tally), refresh=False)
                     bar.update(task.stop - task.first)

@@ -266,14 +266,14 @@ def _atomic(path: Path) -> Iterator[BinaryIO]:
         temp.unlink(missing_ok=True)
 
 
-def write_chunk(out: Path, chunk: Chunk, table: pa.Table) -> Path:
-    """Write the rows of ``chunk`` as one chunk file, atomically; ``chunk.written`` is now."""
-    path = chunk_path(out, chunk.seeds.start)
-    meta = {_META_FIRST: chunk.seeds.start, _META_STOP: chunk.seeds.stop, _META_RUN: chunk.run_started,
-            _META_WRITTEN: time.time(), _META_WORKERS: chunk.workers}
+def write_chunk(out: Path, seeds: range, table: pa.Table, run_started: float, workers: int) -> Path:
+    """Write the rows of ``seeds`` as one chunk file, atomically, stamped with the start of the run
+    writing it, the time now and the run's worker count."""
+    path = chunk_path(out, seeds.start)
+    meta = {_META_FIRST: seeds.start, _META_STOP: seeds.stop, _META_RUN: run_started,
+            _META_WRITTEN: time.time(), _META_WORKERS: workers}
     with _atomic(path) as f:
-        pq.write_table(table.replace_schema_metadata(
-            {key: repr(value).encode() for key, value in meta.items() if value is not None}), f)
+        pq.write_table(table.replace_schema_metadata({k: repr(v).encode() for k, v in meta.items()}), f)
     return path
 
 
@@ -468,7 +468,7 @@ def run_survey(
     terminal. Ctrl-C or SIGTERM raise KeyboardInterrupt after stopping the workers; every chunk
     written so far stays.
     """
-    out = Path(out)
+    started, out = time.time(), Path(out)
     if len(seeds) == 0:
         raise InputError("no seeds to survey")
     if not rules:
@@ -489,14 +489,13 @@ def run_survey(
         tally.add(_rows(out, seeds, ["rules", "verdict"]))  # the bar counts the whole range asked
         with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
             _write_manifest(out, manifest)
-            started = time.time()
             remaining = sum(len(c) for c in todo)
             tasks = (Task(convention, c.start, c.stop, manifest.rules, limits) for c in todo)
             with _Bar(total=len(seeds), initial=len(seeds) - remaining, unit="seed", dynamic_ncols=True,
                       disable=None if progress else True) as bar, _sigterm_as_interrupt():
 
                 def on_result(task: Task, table: pa.Table) -> None:
-                    write_chunk(out, Chunk(range(task.first, task.stop), started, None, workers), table)
+                    write_chunk(out, range(task.first, task.stop), table, started, workers)
                     tally.add(table)
                     bar.set_postfix_str(str(tally), refresh=False)
                     bar.update(task.stop - task.first)

@@ -19,8 +19,10 @@ pointless whole-pile moves, no worrying back of a card that would be safe, the c
 normalisation of unlimited redeals, and twin classes.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
+from posix.mman cimport MADV_HUGEPAGE, MAP_ANONYMOUS, MAP_FAILED, MAP_PRIVATE, PROT_READ, PROT_WRITE
+from posix.mman cimport madvise, mmap, munmap
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 
@@ -911,6 +913,33 @@ cdef struct Table:
 cdef enum:
     MIN_SLOTS = 4096    # the smallest table, whatever the bound
 
+cdef enum:
+    HUGE_PAGE = 2 << 20  # bytes of an x86-64 / arm64 huge page
+
+cdef inline size_t mapped_bytes(size_t slots) noexcept nogil:
+    """The bytes mapped for a table of ``slots`` slots: whole huge pages."""
+    return (slots * sizeof(Slot) + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
+
+cdef Slot* slots_alloc(size_t slots) noexcept nogil:
+    """``slots`` zeroed slots, mapped on their own on a huge-page boundary and advised onto huge
+    pages: with 4 kB pages nearly every probe of a big table also misses the TLB (a page walk of
+    its own), which made up about a fifth of the search's time. NULL when out of memory."""
+    cdef size_t size = mapped_bytes(slots), head
+    cdef char* raw = <char*>mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    if <void*>raw == MAP_FAILED:
+        return NULL
+    head = (HUGE_PAGE - <size_t>raw % HUGE_PAGE) % HUGE_PAGE
+    if head:
+        munmap(raw, head)
+    munmap(raw + head + size, HUGE_PAGE - head)
+    madvise(raw + head, size, MADV_HUGEPAGE)   # advice only: without huge pages it still works
+    return <Slot*>(raw + head)
+
+cdef void slots_free(Slot* slot, size_t slots) noexcept nogil:
+    if slot != NULL:
+        munmap(slot, mapped_bytes(slots))
+
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.max_slots = max_bytes // sizeof(Slot)
     if t.max_slots < MIN_SLOTS:
@@ -918,7 +947,7 @@ cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.cap = 1 << 16 if t.max_slots > (1 << 16) else t.max_slots
     t.count = 0
     t.full = False
-    t.slot = <Slot*>calloc(t.cap, sizeof(Slot))
+    t.slot = slots_alloc(t.cap)
     return t.slot != NULL
 
 cdef void table_clear(Table* t) noexcept nogil:
@@ -927,7 +956,7 @@ cdef void table_clear(Table* t) noexcept nogil:
     t.full = False
 
 cdef void table_free(Table* t) noexcept nogil:
-    free(t.slot)
+    slots_free(t.slot, t.cap)
 
 cdef inline size_t table_home(const Table* t, uint64_t ka) noexcept nogil:
     """The key's home slot: its top 32 bits scaled to the capacity."""
@@ -1000,7 +1029,7 @@ cdef bint table_grow(Table* t) noexcept nogil:
     cdef Slot* grown
     if new_cap == 0:
         return False
-    grown = <Slot*>calloc(new_cap, sizeof(Slot))
+    grown = slots_alloc(new_cap)
     if grown == NULL:
         return False
     t.slot = grown
@@ -1009,7 +1038,7 @@ cdef bint table_grow(Table* t) noexcept nogil:
     for i in range(old_cap):
         if old[i].a != 0:
             table_put(t, old[i].a, old[i].b)
-    free(old)
+    slots_free(old, old_cap)
     return True
 
 cdef inline void make_room(Table* t) noexcept nogil:

@@ -226,6 +226,24 @@ def test_twin_classes_decide_losses_the_exact_key_could_not(seed):
 SUIT_SWAPS = {"clubs-spades": lambda c: c ^ 2 if c % 2 == 0 else c, "both-colours": lambda c: c ^ 2}
 
 
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_quick_keys_match_the_keys_of_the_positions_made(rules):
+    """The search keys most children without making them (quick_key): on full deals and small
+    ones, every such key equals the key of the position the move makes."""
+    from dsolve import _core
+    rng = random.Random(f"quick {rules}")
+    deals = [make_deal("solvitaire", seed) for seed in (1, 7, 22, 469)]
+    deals += [random_small_deal(rng, DeckShape.parse("4x6/5")) for _ in range(20)]
+    _core.quick_key_check(True)
+    try:
+        for deal in deals:
+            solve(deal, rules, max_nodes=20_000)
+    finally:
+        checked, wrong = _core.quick_key_check(False)
+    assert checked > 100
+    assert wrong == 0
+
+
 @pytest.mark.parametrize("rules", [Rules(3), Rules(1), Rules(3, 2), Rules(3, None, "none", False)],
                          ids=str)
 @pytest.mark.parametrize("swap", SUIT_SWAPS.values(), ids=SUIT_SWAPS.keys())

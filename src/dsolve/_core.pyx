@@ -831,7 +831,13 @@ cdef enum:
     CURSOR_MASK = 0xFFFF     # low bits of key lane b: waste size and redeals left (see dominates)
 
 cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
-    """The key of s: 111 bits of hash of everything but the stock cursor, which is stored as it
+    """The key of s; the shares of piles changed since the last key are recomputed."""
+    refresh_pile_keys(s)
+    key_of(cfg, &s.piles_key, s.home, s.talon_mask, cursor_state(s), ka, kb)
+
+cdef inline void key_of(const Config* cfg, const PileKey* total, const uint8_t* home,
+                        uint64_t talon_mask, uint64_t cursor, uint64_t* ka, uint64_t* kb) noexcept nogil:
+    """The key of a position from its piles' summed shares, foundations, talon and cursor: 111 bits of hash of everything but the stock cursor, which is stored as it
     is in the low bits of lane b. The shares of piles changed since the last key are recomputed.
 
     Twin classes (cfg.twin_classes, not under EMPTY_ANY): which of its two possible parents (twins:
@@ -852,9 +858,7 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
     share); the safe moves to the foundation do too because they also send home a safe parent
     that only a lone child covers (safe_home)."""
     cdef uint64_t a, b, upper, high, face_up, twins_up, fix, lone, parent_up
-    cdef const PileKey* total = &s.piles_key
     cdef int x
-    refresh_pile_keys(s)
     a = total.a
     b = total.b
     upper = total.upper
@@ -882,15 +886,116 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
                 a += PAIR_KEY[0][x][1] - PAIR_KEY[0][x][0]
                 b += PAIR_KEY[1][x][1] - PAIR_KEY[1][x][0]
     for x in range(4):
-        a += HOME_KEY[0][x][s.home[x]]
-        b += HOME_KEY[1][x][s.home[x]]
-    a += mix64(s.talon_mask ^ <uint64_t>0x082efa98ec4e6c89)
-    b += mix64(s.talon_mask + <uint64_t>0xbe5466cf34e90c6c)
+        a += HOME_KEY[0][x][home[x]]
+        b += HOME_KEY[1][x][home[x]]
+    a += mix64(talon_mask ^ <uint64_t>0x082efa98ec4e6c89)
+    b += mix64(talon_mask + <uint64_t>0xbe5466cf34e90c6c)
     ka[0] = a | 1
-    kb[0] = (b & ~(<uint64_t>CURSOR_MASK)) | cursor_state(s)
+    kb[0] = (b & ~(<uint64_t>CURSOR_MASK)) | cursor
 
 cdef inline uint64_t cursor_state(const State* s) noexcept nogil:
     return <uint64_t>s.waste_len | (<uint64_t>s.redeals_left << 8)
+
+cdef inline void add_share(PileKey* total, const PileKey* share, int sign) noexcept nogil:
+    """Add a pile's share of the key to the piles' totals (sign 1), or take it out (sign -1):
+    the lanes are sums, the card sets disjoint unions (XOR)."""
+    total.a += <uint64_t>sign * share.a
+    total.b += <uint64_t>sign * share.b
+    total.upper ^= share.upper
+    total.on_high_twin ^= share.on_high_twin
+    total.face_up ^= share.face_up
+
+cdef inline void put_head(PileKey* share, const State* s, int p, uint8_t x) noexcept nogil:
+    """Add to ``share`` card x's part as it comes to lie on pile p: on its top card, or at the
+    bottom of p when p is empty (see pile_key)."""
+    cdef uint8_t y
+    cdef int hi
+    cdef uint64_t bit = card_bit(x)
+    share.face_up |= bit
+    if s.length[p] == 0:
+        share.a += BASE_KEY[0][x]
+        share.b += BASE_KEY[1][x]
+        return
+    y = s.card[p][s.length[p] - 1]
+    hi = (y >> 1) & 1
+    share.a += PAIR_KEY[0][x][hi]
+    share.b += PAIR_KEY[1][x][hi]
+    share.upper |= bit
+    if hi:
+        share.on_high_twin |= bit
+
+cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* ka, uint64_t* kb,
+                           uint8_t* talon_len) noexcept nogil:
+    """The key (and talon size) of the position a move leads to, worked out from s's fresh pile
+    keys without making the position, exactly as state_key would key it, for the moves that
+    change no foundation but to lower one: a card onto a pile from the talon or a foundation, and
+    a whole face-up run onto a pile. False for other moves, and when safe moves would follow (see
+    safe_moves_after: a new top card of a changed pile, or its twin, goes home safely). Most
+    children of a node are positions already searched; for these this spares copying and
+    changing a State.
+
+    Safety is judged at s. No foundation rises, so a card safe in the child is safe at s; only a
+    card taken back lowers its foundation, and its own safety does not depend on it (is_safe)."""
+    cdef uint8_t x = m.card, t
+    cdef int a = m.src, p = m.dst, d, pos = m.idx, left = s.talon_len
+    cdef uint8_t home[4]
+    cdef uint64_t mask = s.talon_mask, cursor = cursor_state(s)
+    cdef PileKey total = s.piles_key
+    cdef PileKey src, dst
+    memcpy(home, s.home, 4)
+    if m.kind == MV_TABLEAU_TABLEAU:
+        d = s.down[a]
+        if m.flags & FLAG_THEN_HOME or m.idx != d or top_goes_safely(cfg, s, a):
+            return False
+        # The run's share of pile a: the pile's less its bottom card's.
+        src = s.pile_key[a]
+        if d > 0:
+            t = s.card[a][d - 1]
+            if goes_safely(cfg, s, t) or twin_goes_safely(cfg, s, t):
+                return False
+            src.a -= HIDDEN_KEY[0][a][d]
+            src.b -= HIDDEN_KEY[1][a][d]
+        else:
+            src.a -= BASE_KEY[0][x]
+            src.b -= BASE_KEY[1][x]
+        src.face_up &= ~card_bit(x)
+        dst = s.pile_key[p]
+        add_share(&total, &dst, -1)
+        put_head(&dst, s, p, x)
+        add_share(&dst, &src, 1)
+        add_share(&total, &dst, 1)
+        add_share(&total, &s.pile_key[a], -1)
+        if d > 0:                           # t turns face up, the lowest face-up card
+            memset(&src, 0, sizeof(PileKey))
+            src.face_up = card_bit(t)
+            if d > 1:
+                src.a = HIDDEN_KEY[0][a][d - 1]
+                src.b = HIDDEN_KEY[1][a][d - 1]
+            else:
+                src.a = BASE_KEY[0][t]
+                src.b = BASE_KEY[1][t]
+            add_share(&total, &src, 1)
+    elif m.kind == MV_TALON_TABLEAU or m.kind == MV_FOUNDATION_TABLEAU:
+        if goes_safely(cfg, s, x) or twin_goes_safely(cfg, s, x):
+            return False
+        memset(&dst, 0, sizeof(PileKey))
+        put_head(&dst, s, p, x)
+        add_share(&total, &dst, 1)
+        if m.kind == MV_FOUNDATION_TABLEAU:
+            home[a] -= 1
+        else:
+            mask &= ~((<uint64_t>1) << s.talon[pos])
+            left -= 1
+            if cfg.unlimited and (multiple_of_draw(cfg, pos) or pos == left):
+                pos = 0
+            cursor = <uint64_t>pos | (<uint64_t>s.redeals_left << 8)
+            if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
+                cursor -= <uint64_t>1 << 8
+    else:
+        return False
+    key_of(cfg, &total, home, mask, cursor, ka, kb)
+    talon_len[0] = <uint8_t>left
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1138,6 +1243,12 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     cdef uint64_t ka, kb
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
+        if quick_key(&S.cfg, &f.s, f.moves[i], &f.child_key[i].a, &f.child_key[i].b,
+                     &f.child_talon[i]):
+            if verify_quick_keys:
+                check_quick_key(S, f, i)
+            __builtin_prefetch(&S.table.slot[table_home(&S.table, f.child_key[i].a)])
+            continue
         memcpy(&S.scratch, &f.s, sizeof(State))
         apply_move(&S.cfg, &S.scratch, f.moves[i])
         safe_moves_after(&S.cfg, &S.scratch, f.moves[i], sent)
@@ -1160,6 +1271,32 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     f.next = 0
     if S.shuffle:
         shuffle_moves(S, f)
+
+cdef bint verify_quick_keys = False
+cdef long long quick_keys_checked = 0, quick_keys_wrong = 0
+
+cdef void check_quick_key(Search* S, Frame* f, int i) noexcept nogil:
+    """Key f's i-th child the long way and count whether quick_key agreed (see quick_key_check)."""
+    global quick_keys_checked, quick_keys_wrong
+    cdef uint64_t ka, kb
+    cdef uint8_t sent[2 * MAX_CARD]
+    memcpy(&S.scratch, &f.s, sizeof(State))
+    apply_move(&S.cfg, &S.scratch, f.moves[i])
+    safe_moves_after(&S.cfg, &S.scratch, f.moves[i], sent)
+    state_key(&S.cfg, &S.scratch, &ka, &kb)
+    quick_keys_checked += 1
+    if ka != f.child_key[i].a or kb != f.child_key[i].b or S.scratch.talon_len != f.child_talon[i]:
+        quick_keys_wrong += 1
+
+def quick_key_check(bint on):
+    """Turn on (or off) keying every child that quick_key keys the long way as well, for the
+    tests; returns the (children checked, keys that differed) since it was last turned on."""
+    global verify_quick_keys, quick_keys_checked, quick_keys_wrong
+    counts = (quick_keys_checked, quick_keys_wrong)
+    verify_quick_keys = on
+    if on:
+        quick_keys_checked = quick_keys_wrong = 0
+    return counts
 
 cdef void shuffle_moves(Search* S, Frame* f) noexcept nogil:
     """Put f's moves (and their child keys) in a random order (Fisher-Yates, xorshift64)."""

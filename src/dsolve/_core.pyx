@@ -66,11 +66,14 @@ cdef inline bint can_stack(uint8_t c, uint8_t onto) noexcept nogil:
 cdef inline bint goes_home(const State* s, uint8_t c) noexcept nogil:
     return s.home[c & 3] == (c >> 2)
 
-cdef inline int height(const Config* cfg, const State* s, int suit) noexcept nogil:
+cdef inline int height(const Config* cfg, const uint8_t* home, int suit) noexcept nogil:
     """Foundation height; a suit absent from a small deck counts as complete."""
-    return s.home[suit] if suit < cfg.suits else cfg.ranks
+    return home[suit] if suit < cfg.suits else cfg.ranks
 
 cdef inline bint is_safe(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    return safe_at(cfg, s.home, c)
+
+cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
     """Whether sending c home (it must fit its foundation) can never turn a win into a loss.
 
     Blake & Gent, Appendix B.1, Theorem 1 / Corollary 3: the only cards that could be built on a
@@ -83,12 +86,12 @@ cdef inline bint is_safe(const Config* cfg, const State* s, uint8_t c) noexcept 
     """
     cdef int r1 = rank_of(c) + 1
     cdef int opp = (c & 1) ^ 1
-    cdef int h1 = height(cfg, s, opp)
-    cdef int h2 = height(cfg, s, opp + 2)
+    cdef int h1 = height(cfg, home, opp)
+    cdef int h2 = height(cfg, home, opp + 2)
     cdef int low = h1 if h1 < h2 else h2
     if not cfg.worry_back:
         return r1 <= low + 1
-    return r1 <= low + 2 and r1 <= height(cfg, s, suit_of(c) ^ 2) + 3
+    return r1 <= low + 2 and r1 <= height(cfg, home, suit_of(c) ^ 2) + 3
 
 
 # ---------------------------------------------------------------------------------------------
@@ -924,26 +927,104 @@ cdef inline void put_head(PileKey* share, const State* s, int p, uint8_t x) noex
     if hi:
         share.on_high_twin |= bit
 
+cdef inline void flipped_share(PileKey* share, int p, int d, uint8_t t) noexcept nogil:
+    """Pile p's share once its face-up cards are gone and t, the top of its d face-down cards,
+    has turned face up."""
+    memset(share, 0, sizeof(PileKey))
+    share.face_up = card_bit(t)
+    if d > 1:
+        share.a = HIDDEN_KEY[0][p][d - 1]
+        share.b = HIDDEN_KEY[1][p][d - 1]
+    else:
+        share.a = BASE_KEY[0][t]
+        share.b = BASE_KEY[1][t]
+
+cdef inline void take_key(const Config* cfg, const State* s, Move m, uint64_t* mask,
+                          uint64_t* cursor, int* left) noexcept nogil:
+    """The talon mask, cursor and talon size once talon move m has taken its card (take_talon)."""
+    cdef int pos = m.idx
+    mask[0] &= ~((<uint64_t>1) << s.talon[pos])
+    left[0] -= 1
+    if cfg.unlimited and (multiple_of_draw(cfg, pos) or pos == left[0]):
+        pos = 0
+    cursor[0] = <uint64_t>pos | (<uint64_t>s.redeals_left << 8)
+    if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
+        cursor[0] -= <uint64_t>1 << 8
+
+cdef bint none_go_safely(const Config* cfg, const State* s, const uint8_t* home, uint64_t mask,
+                         uint64_t face_up, int a, int top) noexcept nogil:
+    """After a move to a foundation that leaves the foundations at ``home``, the talon ``mask``,
+    the piles as in s but pile a topped by ``top`` (-1: empty; a -1: no pile changed) and the
+    face-up cards ``face_up``: whether apply_safe_moves would do nothing there. No top card goes
+    home safely, nor (the draw-1 reserve) a talon card, and under twin classes no face-up card
+    that would go home next is safe (as apply_safe_moves's last step)."""
+    cdef int p, z, su, idx
+    if cfg.draw1_reserve:
+        for su in range(cfg.suits):
+            z = home[su] * 4 + su
+            if home[su] < cfg.ranks:
+                idx = cfg.stock_index[z]
+                if idx != NOT_IN_STOCK and (mask >> idx) & 1 and safe_at(cfg, home, <uint8_t>z):
+                    return False
+    for p in range(cfg.piles):
+        z = top if p == a else (s.card[p][s.length[p] - 1] if s.length[p] > 0 else -1)
+        if z >= 0 and home[z & 3] == (z >> 2) and safe_at(cfg, home, <uint8_t>z):
+            return False
+    if cfg.twin_classes:
+        for su in range(cfg.suits):
+            z = home[su] * 4 + su
+            if home[su] < cfg.ranks and (face_up >> z) & 1 and safe_at(cfg, home, <uint8_t>z):
+                return False
+    return True
+
 cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* ka, uint64_t* kb,
                            uint8_t* talon_len) noexcept nogil:
     """The key (and talon size) of the position a move leads to, worked out from s's fresh pile
-    keys without making the position, exactly as state_key would key it, for the moves that
-    change no foundation but to lower one: a card onto a pile from the talon or a foundation, and
-    a whole face-up run onto a pile. False for other moves, and when safe moves would follow (see
-    safe_moves_after: a new top card of a changed pile, or its twin, goes home safely). Most
-    children of a node are positions already searched; for these this spares copying and
-    changing a State.
+    keys without making the position, exactly as state_key would key it, for a card sent home
+    from a pile top or the talon, a card onto a pile from the talon or a foundation, and a whole
+    face-up run onto a pile. False for other moves, for a win, and when safe moves would follow
+    (see safe_moves_after and none_go_safely). Most children of a node are positions already
+    searched; for these this spares copying and changing a State.
 
-    Safety is judged at s. No foundation rises, so a card safe in the child is safe at s; only a
-    card taken back lowers its foundation, and its own safety does not depend on it (is_safe)."""
+    Safety onto a pile is judged at s: no foundation rises, so a card safe in the child is safe at
+    s; only a card taken back lowers its foundation, and its own safety does not depend on it
+    (is_safe)."""
     cdef uint8_t x = m.card, t
-    cdef int a = m.src, p = m.dst, d, pos = m.idx, left = s.talon_len
+    cdef int a = m.src, p = m.dst, d, left = s.talon_len, top
     cdef uint8_t home[4]
     cdef uint64_t mask = s.talon_mask, cursor = cursor_state(s)
     cdef PileKey total = s.piles_key
     cdef PileKey src, dst
     memcpy(home, s.home, 4)
-    if m.kind == MV_TABLEAU_TABLEAU:
+    if (m.kind == MV_TABLEAU_FOUNDATION or m.kind == MV_TALON_FOUNDATION) and (
+            s.total_home + 1 == cfg.total):
+        return False
+    if m.kind == MV_TABLEAU_FOUNDATION:
+        home[x & 3] += 1
+        d = s.down[a]
+        src = s.pile_key[a]
+        add_share(&total, &src, -1)
+        top = -1
+        if s.length[a] - 1 > d:             # x lay on another face-up card
+            top = s.card[a][s.length[a] - 2]
+            src.a -= PAIR_KEY[0][x][(top >> 1) & 1]
+            src.b -= PAIR_KEY[1][x][(top >> 1) & 1]
+            src.upper &= ~card_bit(x)
+            src.on_high_twin &= ~card_bit(x)
+            src.face_up &= ~card_bit(x)
+            add_share(&total, &src, 1)
+        elif d > 0:                         # the card under x turns face up
+            top = s.card[a][d - 1]
+            flipped_share(&src, a, d, <uint8_t>top)
+            add_share(&total, &src, 1)
+        if not none_go_safely(cfg, s, home, mask, total.face_up, a, top):
+            return False
+    elif m.kind == MV_TALON_FOUNDATION:
+        home[x & 3] += 1
+        take_key(cfg, s, m, &mask, &cursor, &left)
+        if not none_go_safely(cfg, s, home, mask, total.face_up, -1, -1):
+            return False
+    elif m.kind == MV_TABLEAU_TABLEAU:
         d = s.down[a]
         if m.flags & FLAG_THEN_HOME or m.idx != d or top_goes_safely(cfg, s, a):
             return False
@@ -965,15 +1046,8 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
         add_share(&dst, &src, 1)
         add_share(&total, &dst, 1)
         add_share(&total, &s.pile_key[a], -1)
-        if d > 0:                           # t turns face up, the lowest face-up card
-            memset(&src, 0, sizeof(PileKey))
-            src.face_up = card_bit(t)
-            if d > 1:
-                src.a = HIDDEN_KEY[0][a][d - 1]
-                src.b = HIDDEN_KEY[1][a][d - 1]
-            else:
-                src.a = BASE_KEY[0][t]
-                src.b = BASE_KEY[1][t]
+        if d > 0:                           # t turns face up
+            flipped_share(&src, a, d, t)
             add_share(&total, &src, 1)
     elif m.kind == MV_TALON_TABLEAU or m.kind == MV_FOUNDATION_TABLEAU:
         if goes_safely(cfg, s, x) or twin_goes_safely(cfg, s, x):
@@ -984,13 +1058,7 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
         if m.kind == MV_FOUNDATION_TABLEAU:
             home[a] -= 1
         else:
-            mask &= ~((<uint64_t>1) << s.talon[pos])
-            left -= 1
-            if cfg.unlimited and (multiple_of_draw(cfg, pos) or pos == left):
-                pos = 0
-            cursor = <uint64_t>pos | (<uint64_t>s.redeals_left << 8)
-            if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
-                cursor -= <uint64_t>1 << 8
+            take_key(cfg, s, m, &mask, &cursor, &left)
     else:
         return False
     key_of(cfg, &total, home, mask, cursor, ka, kb)

@@ -350,6 +350,7 @@ cdef struct RunMoves:
     int n_reveals
     int n_partial
     int n_empties
+    uint32_t heads      # the (rank, colour) pairs (see child_bit) of the cards that may head one
 
 cdef inline int pair_of(uint8_t c) noexcept nogil:
     """c's (rank, colour) pair: an index into an Accepting map, a bit of a builders() set."""
@@ -394,6 +395,7 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
     cdef uint32_t to, onto
     cdef int at[MAX_PILES]       # the run's card that a pile's top takes (ranks differ: one)
     out.n_reveals = out.n_partial = out.n_empties = 0
+    out.heads = 0
     for a in range(cfg.piles):
         top = s.length[a]
         if top == 0:
@@ -402,6 +404,9 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
         rs = run_start(s, a)
         to = 0
         for i in range(rs, top):
+            if i != down and not goes_home(s, s.card[a][i - 1]):
+                continue                # a partial run that leaves a card not going home
+            out.heads |= child_bit(s.card[a][i])
             onto = targets(cfg, accept, s.card[a][i], empty) & ~((<uint32_t>1) << a)
             to |= onto
             while onto:
@@ -415,7 +420,7 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
                 continue
             # Only the bottom card of a run can be a king; any card may head a run under 'any'.
             for i in range(rs, top):
-                if may_fill_empty(cfg, s.card[a][i]):
+                if may_fill_empty(cfg, s.card[a][i]) and (i == down or goes_home(s, s.card[a][i - 1])):
                     classify_run(s, out, a, b, i, down)
 
 cdef inline void classify_run(const State* s, RunMoves* out, int a, int b, int i,
@@ -464,13 +469,13 @@ cdef inline uint32_t child_bit(uint8_t z) noexcept nogil:
     """z's bit in a set of (rank, colour) pairs."""
     return (<uint32_t>1) << pair_of(z)
 
-cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
+cdef uint32_t builders(const Config* cfg, const State* s, uint32_t heads) noexcept nogil:
     """The (rank, colour) pairs (see child_bit) of the cards the next move could build on a
-    tableau card: in the talon, heading a run move the generator makes, or on top of their
-    foundation, free to come back. (Any talon card counts: an over-approximation of what is
-    reachable, exact for draw 1 with unlimited passes.)"""
-    cdef uint32_t bits = 0
-    cdef int q, a, k
+    tableau card: in the talon, heading a run move the generator makes (``heads``, see
+    gen_runs), or on top of their foundation, free to come back. (Any talon card counts: an
+    over-approximation of what is reachable, exact for draw 1 with unlimited passes.)"""
+    cdef uint32_t bits = heads
+    cdef int q
     cdef uint8_t z
     cdef uint64_t talon = s.talon_mask
     cdef const uint32_t* pairs = cfg.talon_pairs
@@ -484,12 +489,6 @@ cdef uint32_t builders(const Config* cfg, const State* s) noexcept nogil:
                 z = <uint8_t>((s.home[q] - 1) * 4 + q)
                 if not is_safe(cfg, s, z):
                     bits |= child_bit(z)
-    for a in range(cfg.piles):
-        if s.length[a] == 0:
-            continue
-        for k in range(run_start(s, a), s.length[a]):
-            if k == s.down[a] or goes_home(s, s.card[a][k - 1]):
-                bits |= child_bit(s.card[a][k])
     return bits
 
 cdef inline bint could_build_on(uint32_t builders, uint8_t y) noexcept nogil:
@@ -547,10 +546,12 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     cdef uint8_t c
     cdef Accepting accept
     cdef bint have_builds = cfg.draw1_reserve      # builders(), worked out when first needed
-    cdef uint32_t builds = builders(cfg, s) if have_builds else 0
+    cdef uint32_t builds = 0
     cdef RunMoves runs
     accepting(cfg, s, accept)
     gen_runs(cfg, s, accept, &runs, empty)
+    if have_builds:
+        builds = builders(cfg, s, runs.heads)
     memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
     n += runs.n_reveals
     for p in range(cfg.piles):
@@ -578,7 +579,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             if is_safe(cfg, s, c):
                 continue
             if not have_builds:
-                builds = builders(cfg, s)
+                builds = builders(cfg, s, runs.heads)
                 have_builds = True
             if not could_build_on(builds, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
                 continue

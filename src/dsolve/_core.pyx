@@ -841,8 +841,9 @@ cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* 
 
 cdef inline void key_of(const Config* cfg, const PileKey* total, const uint8_t* home,
                         uint64_t talon_mask, uint64_t cursor, uint64_t* ka, uint64_t* kb) noexcept nogil:
-    """The key of a position from its piles' summed shares, foundations, talon and cursor: 111 bits of hash of everything but the stock cursor, which is stored as it
-    is in the low bits of lane b. The shares of piles changed since the last key are recomputed.
+    """The key of a position from its piles' summed shares, foundations, talon and cursor: 111
+    bits of hash of everything but the stock cursor, which is stored as it is in the low bits of
+    lane b.
 
     Twin classes (cfg.twin_classes, not under EMPTY_ANY): which of its two possible parents (twins:
     same rank and colour) a face-up card lies on is left out of the key when it cannot matter.
@@ -1308,7 +1309,6 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
     cache misses of a node's children overlap instead of coming one after another."""
     cdef int i, kept = 0
     cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
-    cdef uint8_t sent[2 * MAX_CARD]
     cdef uint64_t ka, kb
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
@@ -1316,18 +1316,10 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
                      &f.child_talon[i]):
             if verify_quick_keys:
                 check_quick_key(S, f, i)
-            __builtin_prefetch(&S.table.slot[table_home(&S.table, f.child_key[i].a)])
-            continue
-        memcpy(&S.scratch, &f.s, sizeof(State))
-        apply_move(&S.cfg, &S.scratch, f.moves[i])
-        safe_moves_after(&S.cfg, &S.scratch, f.moves[i], sent)
-        if S.scratch.total_home == S.cfg.total:
-            f.child_key[i].a = 0
-            f.child_key[i].b = 0
         else:
-            state_key(&S.cfg, &S.scratch, &f.child_key[i].a, &f.child_key[i].b)
+            key_made_child(S, f, i, &f.child_key[i].a, &f.child_key[i].b, &f.child_talon[i])
+        if f.child_key[i].a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, f.child_key[i].a)])
-            f.child_talon[i] = S.scratch.talon_len
     for i in range(n):
         if f.child_key[i].a != 0 and table_has(&S.table, &S.cfg, f.child_talon[i],
                                                f.child_key[i].a, f.child_key[i].b):
@@ -1344,17 +1336,28 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
 cdef bint verify_quick_keys = False
 cdef long long quick_keys_checked = 0, quick_keys_wrong = 0
 
-cdef void check_quick_key(Search* S, Frame* f, int i) noexcept nogil:
-    """Key f's i-th child the long way and count whether quick_key agreed (see quick_key_check)."""
-    global quick_keys_checked, quick_keys_wrong
-    cdef uint64_t ka, kb
+cdef void key_made_child(Search* S, const Frame* f, int i, uint64_t* ka, uint64_t* kb,
+                         uint8_t* talon_len) noexcept nogil:
+    """Key the position f's i-th move leads to (``ka`` 0: a win), and its talon size, by making
+    it in S.scratch."""
     cdef uint8_t sent[2 * MAX_CARD]
     memcpy(&S.scratch, &f.s, sizeof(State))
     apply_move(&S.cfg, &S.scratch, f.moves[i])
     safe_moves_after(&S.cfg, &S.scratch, f.moves[i], sent)
-    state_key(&S.cfg, &S.scratch, &ka, &kb)
+    talon_len[0] = S.scratch.talon_len
+    if S.scratch.total_home == S.cfg.total:
+        ka[0] = kb[0] = 0
+    else:
+        state_key(&S.cfg, &S.scratch, ka, kb)
+
+cdef void check_quick_key(Search* S, Frame* f, int i) noexcept nogil:
+    """Key f's i-th child the long way and count whether quick_key agreed (see quick_key_check)."""
+    global quick_keys_checked, quick_keys_wrong
+    cdef uint64_t ka, kb
+    cdef uint8_t talon_len
+    key_made_child(S, f, i, &ka, &kb, &talon_len)
     quick_keys_checked += 1
-    if ka != f.child_key[i].a or kb != f.child_key[i].b or S.scratch.talon_len != f.child_talon[i]:
+    if ka != f.child_key[i].a or kb != f.child_key[i].b or talon_len != f.child_talon[i]:
         quick_keys_wrong += 1
 
 def quick_key_check(bint on):

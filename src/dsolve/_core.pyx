@@ -404,8 +404,8 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
         rs = run_start(s, a)
         to = 0
         for i in range(rs, top):
-            if i != down and not goes_home(s, s.card[a][i - 1]):
-                continue                # a partial run that leaves a card not going home
+            if not may_head(s, a, i):
+                continue
             out.heads |= child_bit(s.card[a][i])
             onto = targets(cfg, accept, s.card[a][i], empty) & ~((<uint32_t>1) << a)
             to |= onto
@@ -420,11 +420,17 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
                 continue
             # Only the bottom card of a run can be a king; any card may head a run under 'any'.
             for i in range(rs, top):
-                if may_fill_empty(cfg, s.card[a][i]) and (i == down or goes_home(s, s.card[a][i - 1])):
+                if may_fill_empty(cfg, s.card[a][i]) and may_head(s, a, i):
                     classify_run(s, out, a, b, i, down)
+
+cdef inline bint may_head(const State* s, int a, int i) noexcept nogil:
+    """Whether face-up card i of pile a may head a tableau move: the pile's lowest face-up card,
+    or a partial run's whose exposed card goes home next (see gen_runs)."""
+    return i == s.down[a] or goes_home(s, s.card[a][i - 1])
 
 cdef inline void classify_run(const State* s, RunMoves* out, int a, int b, int i,
                               int down) noexcept nogil:
+    """File the move of pile a's run from card i (which may head one) onto pile b by its class."""
     if i == down:
         if down > 0:
             out.n_reveals = add(out.reveals, out.n_reveals, MV_TABLEAU_TABLEAU, a, b, i, 0,
@@ -432,7 +438,7 @@ cdef inline void classify_run(const State* s, RunMoves* out, int a, int b, int i
         elif s.length[b] > 0:
             out.n_empties = add(out.empties, out.n_empties, MV_TABLEAU_TABLEAU, a, b, i, 0,
                                 s.card[a][i])
-    elif goes_home(s, s.card[a][i - 1]):
+    else:
         out.n_partial = add(out.partial, out.n_partial, MV_TABLEAU_TABLEAU, a, b, i,
                             FLAG_THEN_HOME, s.card[a][i])
 

@@ -21,7 +21,7 @@ from dsolve.moves import TURN, Move
 from dsolve.result import Result
 from dsolve.rules import preset
 from dsolve.stats import WinRange
-from dsolve.survey import Limits, load, parse_seeds, plan, run_survey
+from dsolve.survey import Limits, load, parse_seeds, plan, retry_unknown, run_survey
 
 RULES = [preset("standard"), preset("casino")]
 DELAY = 0.0  # seconds each fake solve takes
@@ -261,6 +261,50 @@ def test_real_solver_locally_and_on_dask(tmp_path):
     assert [row[:5] for row in rows_of(tmp_path / "dask")] == [row[:5] for row in local]
     assert {row[2] for row in local} >= {"winnable", "unknown"}
 
+    done = retry_unknown(tmp_path / "local", Limits(), jobs=2)  # no limit: every row decided
+    unlimited = [(seed, str(rules), (res := api.solve(make_deal("solvitaire", seed), rules)).verdict,
+                  len(res.moves) if res.verdict == "winnable" else None)
+                 for seed in range(1, 7) for rules in RULES]
+    assert done.rows == sum(row[2] == "unknown" for row in local) and done.still_unknown == 0
+    assert [row[:4] for row in rows_of(tmp_path / "local")] == sorted(unlimited, key=lambda r: r[:2])
+
+
+def limited_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> Result:
+    """:func:`fake_solve`, whose unknowns are decided (won in one move) when there is no node limit."""
+    res = fake_solve(deal, rules)
+    if res.verdict == "unknown" and max_nodes is None:
+        return Result("winnable", (Move(TURN),), nodes=5, seconds=0.5, table_peak=1)
+    return res
+
+
+def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
+    monkeypatch.setattr(api, "solve", limited_solve)
+    out, limits = tmp_path / "s", Limits(max_nodes=1000)
+    run_survey(out, range(1, 40), RULES, limits=limits, jobs=2, chunk_size=3)
+    before = rows_of(out)
+    unknown = [row for row in before if row[2] == "unknown"]
+    assert unknown and len(unknown) < len(before)
+    untouched = {c.seeds.start: c.written for c in survey.finished(out)
+                 if not any(c.seeds.start <= row[0] < c.seeds.stop for row in unknown)}
+    assert untouched
+
+    done = retry_unknown(out, Limits(timeout=60), jobs=2)
+    assert (done.rows, done.still_unknown) == (len(unknown), 0)
+    assert done.chunks_written == 14 - len(untouched)
+    after = rows_of(out)
+    assert after == [(*row[:2], "winnable", 1, row[4] + 5, row[5] + 0.5) if row[2] == "unknown" else row
+                     for row in before]
+    chunks = survey.finished(out)
+    assert {c.seeds.start: c.written for c in chunks if c.seeds.start in untouched} == untouched
+    assert survey.RunTime.of(chunks).runs == 2  # the retry's wall time counts
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["retries"] == [{"max_nodes": None, "timeout": 60, "memory_mb": None}]
+    assert "; unknowns retried with max_nodes=none, timeout=60, memory_mb=none;" in ok("stats", str(out))
+
+    assert retry_unknown(out, Limits(timeout=60)) == survey.RetryRun(out, 0, 0, 0)  # nothing left
+    run_survey(out, range(1, 50), RULES, limits=limits, jobs=1)  # the survey still extends
+    assert rows_of(out)[:len(after)] == after and len(rows_of(out)) == 2 * 49
+
 
 def test_unreachable_scheduler(fake, tmp_path, monkeypatch):
     monkeypatch.setattr(survey, "SCHEDULER_TIMEOUT", 0.5)
@@ -298,6 +342,11 @@ def test_cli_errors_are_one_line(fake, tmp_path):
     ok("survey", "--seeds", "1-5", "--out", out, "--jobs", "1")
     assert "bad seed range '5-1'" in fails("survey", "--seeds", "5-1", "--out", out)
     assert "not mixed" in fails("survey", "--seeds", "1-9", "--preset", "casino", "--out", out)
+    assert "--retry-unknown takes the survey's seeds and rules: drop --seeds, --draw" in fails(
+        "survey", "--out", out, "--retry-unknown", "--seeds", "1-9", "--draw", "1")
+    unknown = sum(row[2] == "unknown" for row in rows_of(out))
+    assert f"{unknown} unknown rows solved again in {out} ({unknown} still unknown" in ok(
+        "survey", "--out", out, "--retry-unknown", "--timeout", "5")
     assert "not mixed" in fails("survey", "--seeds", "1-9", "--deal", "pysol", "--out", out)
     assert "--seeds is required" in fails("survey", "--out", out)
     assert "drop the options that solve one: --seeds, --preset, --out" in fails(

@@ -13,7 +13,7 @@ import shlex
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -344,14 +344,36 @@ def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> N
         click.echo(f"{heading}\n\n{(format_compare if compare else format_stats)(summaries)}")
 
 
+def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
+    """The options among ``names`` given on the command line, as typed (``--seeds``)."""
+    return [p.opts[0] for p in click.get_current_context().command.params
+            if p.name in names and values.get(p.name) not in (None, ())]
+
+
 @main.command()
 @run_options
 @click.option("--out", required=True, metavar="DIR", help="survey directory: created, resumed or extended")
-def survey(out: str, **options: Any) -> None:
+@click.option("--retry-unknown", is_flag=True,
+              help="solve the survey's unknown rows again under --timeout, --memory, --max-nodes")
+def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     """Solve --seeds under each rule set into DIR, a Parquet file per chunk of seeds.
 
-    Rerunning the same command resumes: finished chunks are skipped."""
+    Rerunning the same command resumes: finished chunks are skipped. With --retry-unknown, the
+    unknown rows of DIR are solved again under the limits given and their chunks rewritten; the
+    manifest records the retry, and the wall time counts it."""
     try:
+        if retry_unknown:
+            given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",
+                                     "convention", "chunk_size"))
+            if given:
+                raise InputError(f"--retry-unknown takes the survey's seeds and rules: drop {', '.join(given)}")
+            from .survey import Limits, retry_unknown as retry
+
+            limits = Limits(options["max_nodes"], options["timeout"], options["memory"])
+            done = retry(out, limits, options["jobs"], options["scheduler"], progress=True)
+            click.echo(f"{done.rows} unknown rows solved again in {out} ({done.still_unknown} still unknown, "
+                       f"{done.chunks_written} chunks rewritten); see 'dsolve stats {out}'")
+            return
         run = survey_from_options(out, **options)
     except KeyboardInterrupt:
         click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
@@ -383,8 +405,7 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
     From the survey in DIR, or by solving --seeds under each --preset / --rules given."""
     if directory is not None:
         values = {**options, "out": out}
-        given = [p.opts[0] for p in click.get_current_context().command.params
-                 if p.name in values and values[p.name] not in (None, ())]
+        given = _given(values, values)
         if given:
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
         _report(directory, as_json, compare=True)

@@ -7,6 +7,8 @@ return them; the parent writes each under a temporary name and renames it into p
 is complete or absent. The chunk files present are what is done: a rerun solves only the rest.
 Each chunk's footer also records its seeds, when the run that wrote it started, when it was
 written and with how many workers, so the wall time of a survey resumed many times is known.
+A retry (:func:`retry_unknown`) solves the unknown rows again with larger limits and rewrites
+their chunks the same way; the manifest lists the limits of each retry.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -81,6 +83,17 @@ class Task:
 
 
 @dataclass(frozen=True)
+class Retry:
+    """Unknown rows of one chunk (seeds ``first`` up to ``stop``) to solve again for a worker."""
+
+    convention: str
+    first: int
+    stop: int
+    rows: tuple[tuple[int, str], ...]  # (seed, rule set)
+    limits: Limits
+
+
+@dataclass(frozen=True)
 class Manifest:
     """What a survey directory is a survey of."""
 
@@ -89,6 +102,7 @@ class Manifest:
     limits: Limits
     chunk_size: int
     seeds: tuple[tuple[int, int], ...]  # seed ranges asked for, inclusive, merged
+    retries: tuple[Limits, ...] = ()  # limits of each retry of the unknown rows, in order
     dsolve_version: str = __version__
     format: int = FORMAT
 
@@ -99,8 +113,9 @@ class Manifest:
         """One line about the survey, which has ``rows`` rows so far."""
         asked = ", ".join(f"{a}-{b}" for a, b in self.seeds)
         total = sum(b - a + 1 for a, b in self.seeds)
+        retried = "".join(f"; unknowns retried with {limits}" for limits in self.retries)
         return (f"{self.convention} deals: {rows // len(self.rules)} of {total} seeds ({asked}) solved; "
-                f"limits {self.limits}; dsolve {self.dsolve_version}")
+                f"limits {self.limits}{retried}; dsolve {self.dsolve_version}")
 
     @classmethod
     def from_json(cls, text: str) -> "Manifest":
@@ -108,6 +123,7 @@ class Manifest:
         return cls(
             rules=tuple(data["rules"]), convention=data["convention"], limits=Limits(**data["limits"]),
             chunk_size=int(data["chunk_size"]), seeds=tuple(tuple(r) for r in data["seeds"]),
+            retries=tuple(Limits(**limits) for limits in data.get("retries", ())),
             dsolve_version=data["dsolve_version"], format=int(data["format"]),
         )
 
@@ -155,6 +171,16 @@ class RunTime:
 
 
 @dataclass(frozen=True)
+class RetryRun:
+    """What a retry did: unknown rows solved again, how many are still unknown, chunks rewritten."""
+
+    out: Path
+    rows: int
+    still_unknown: int
+    chunks_written: int
+
+
+@dataclass(frozen=True)
 class SurveyRun:
     """What a run did: seeds of the asked range, how many were already done, chunks written."""
 
@@ -175,24 +201,37 @@ def parse_seeds(text: str) -> range:
 
 # -- workers -------------------------------------------------------------------------------------
 
-def solve_chunk(task: Task) -> pa.Table:
-    """Solve every seed of a chunk under every rule set: the chunk's rows, seed-major."""
+def solve_rows(convention: str, rows: Iterable[tuple[int, str]], limits: Limits) -> pa.Table:
+    """Solve each (seed, rule set) of ``rows``, in order: a table row each."""
     from . import api  # the native solver: loaded by workers, not by readers of surveys
 
-    rules = [Rules.parse(text) for text in task.rules]
+    rules: dict[str, Rules] = {}
     columns: dict[str, list] = {name: [] for name in SCHEMA.names}
-    for seed in range(task.first, task.stop):
-        deal = deals.make_deal(task.convention, seed)
-        for text, rule_set in zip(task.rules, rules):
-            result = api.solve(deal, rule_set, max_nodes=task.limits.max_nodes,
-                               timeout=task.limits.timeout, memory_mb=task.limits.memory_mb)
-            columns["seed"].append(seed)
-            columns["rules"].append(text)
-            columns["verdict"].append(result.verdict)
-            columns["length"].append(len(result.moves) if result.verdict == WINNABLE else None)
-            columns["nodes"].append(result.nodes)
-            columns["seconds"].append(result.seconds)
+    deal, deal_seed = None, None
+    for seed, text in rows:
+        if seed != deal_seed:
+            deal, deal_seed = deals.make_deal(convention, seed), seed
+        rule_set = rules.setdefault(text, Rules.parse(text))
+        result = api.solve(deal, rule_set, max_nodes=limits.max_nodes,
+                           timeout=limits.timeout, memory_mb=limits.memory_mb)
+        columns["seed"].append(seed)
+        columns["rules"].append(text)
+        columns["verdict"].append(result.verdict)
+        columns["length"].append(len(result.moves) if result.verdict == WINNABLE else None)
+        columns["nodes"].append(result.nodes)
+        columns["seconds"].append(result.seconds)
     return pa.Table.from_pydict(columns, schema=SCHEMA)
+
+
+def solve_chunk(task: Task) -> pa.Table:
+    """Solve every seed of a chunk under every rule set: the chunk's rows, seed-major."""
+    return solve_rows(task.convention, ((seed, text) for seed in range(task.first, task.stop)
+                                        for text in task.rules), task.limits)
+
+
+def solve_retry(retry: Retry) -> pa.Table:
+    """Solve a chunk's unknown rows again: their new rows, in order."""
+    return solve_rows(retry.convention, retry.rows, retry.limits)
 
 
 def _init_worker(parent: int) -> None:
@@ -416,13 +455,14 @@ class _Tally:
         return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
 
 
-def _drive(executor: Executor, window: int, tasks: Iterator[Task],
-           on_result: Callable[[Task, pa.Table], None]) -> None:
-    """Keep up to ``window`` chunks in flight; hand each finished one to ``on_result``."""
+def _drive(executor: Executor, window: int, work: Callable, tasks: Iterator,
+           on_result: Callable[..., None]) -> None:
+    """Keep up to ``window`` calls of ``work`` on ``tasks`` in flight; hand each finished one,
+    with its task, to ``on_result``."""
     pending: dict = {}
     while True:
         for task in tasks:
-            pending[executor.submit(solve_chunk, task)] = task
+            pending[executor.submit(work, task)] = task
             if len(pending) >= window:
                 break
         if not pending:
@@ -500,5 +540,71 @@ def run_survey(
                     bar.set_postfix_str(str(tally), refresh=False)
                     bar.update(task.stop - task.first)
 
-                _drive(executor, 2 * workers, tasks, on_result)
+                _drive(executor, 2 * workers, solve_chunk, tasks, on_result)
     return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo))
+
+
+def _replace_rows(old: pa.Table, new: pa.Table) -> pa.Table:
+    """``old`` with the rows of ``new`` in place of those of the same (seed, rule set); nodes and
+    seconds add up over the tries."""
+    redone = {(seed, rules): i for i, (seed, rules) in enumerate(zip(new["seed"].to_pylist(),
+                                                                      new["rules"].to_pylist()))}
+    columns = {name: old[name].to_pylist() for name in SCHEMA.names}
+    fresh = {name: new[name].to_pylist() for name in SCHEMA.names}
+    for i, key in enumerate(zip(columns["seed"], columns["rules"])):
+        j = redone.get(key)
+        if j is None:
+            continue
+        for name in ("verdict", "length"):
+            columns[name][i] = fresh[name][j]
+        for name in ("nodes", "seconds"):
+            columns[name][i] += fresh[name][j]
+    return pa.Table.from_pydict(columns, schema=SCHEMA)
+
+
+def retry_unknown(
+    out: str | os.PathLike,
+    limits: Limits,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+) -> RetryRun:
+    """Solve every unknown row of the survey in ``out`` again under ``limits`` (meant to be larger
+    than the survey's), rewriting each chunk that has one atomically, stamped with this run so
+    that its wall time counts. A row's nodes and seconds add up over its tries. The manifest
+    records the retry's limits; Ctrl-C or SIGTERM stop it as they stop :func:`run_survey`, and
+    a rerun retries the rows still unknown.
+    """
+    started, out = time.time(), Path(out)
+    with _claim(out):
+        manifest = read_manifest(out)
+        if manifest.dsolve_version != __version__:
+            raise InputError(f"{out} holds a survey with dsolve version {manifest.dsolve_version}, not "
+                             f"{__version__}: surveys are not mixed")
+        todo = []
+        for chunk in finished(out):
+            table = pq.read_table(chunk_path(out, chunk.seeds.start), columns=["seed", "rules", "verdict"])
+            rows = tuple((seed, rules) for seed, rules, verdict in zip(
+                *(table[name].to_pylist() for name in ("seed", "rules", "verdict"))) if verdict == UNKNOWN)
+            if rows:
+                todo.append(Retry(manifest.convention, chunk.seeds.start, chunk.seeds.stop, rows, limits))
+        if not todo:
+            return RetryRun(out, 0, 0, 0)
+        if manifest.retries[-1:] != (limits,):
+            manifest = dataclasses.replace(manifest, retries=(*manifest.retries, limits))
+        still_unknown = 0
+        with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
+            _write_manifest(out, manifest)
+            with _Bar(total=sum(len(r.rows) for r in todo), unit="solve", dynamic_ncols=True,
+                      disable=None if progress else True) as bar, _sigterm_as_interrupt():
+
+                def on_result(retry: Retry, table: pa.Table) -> None:
+                    nonlocal still_unknown
+                    seeds = range(retry.first, retry.stop)
+                    old = pq.read_table(chunk_path(out, retry.first), schema=SCHEMA)
+                    write_chunk(out, seeds, _replace_rows(old, table), started, workers)
+                    still_unknown += table["verdict"].to_pylist().count(UNKNOWN)
+                    bar.update(len(retry.rows))
+
+                _drive(executor, 2 * workers, solve_retry, iter(todo), on_result)
+    return RetryRun(out, sum(len(r.rows) for r in todo), still_unknown, len(todo))

@@ -142,6 +142,9 @@ def test_run_time_sums_each_run_and_counts_untimed_chunks():
     assert str(wall) == ("wall time 0.02 h in 2 runs (each from its start to its last chunk), "
                          "0.3125 seeds/s; not recorded for 5 seeds")
     assert str(survey.RunTime.of(chunks[3:])) == "wall time not recorded"
+    # a retry (run 900-910) rewrote the first run's last chunk: that run still ends at 160
+    retried = survey.Chunk(range(10, 20), 900.0, 910.0, 2, earlier=((100.0, 160.0),))
+    assert survey.RunTime.of([chunks[0], retried, chunks[2]]) == survey.RunTime(3, 90.0, 25, 0)
 
 
 def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path, monkeypatch):
@@ -284,7 +287,8 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
     before = rows_of(out)
     unknown = [row for row in before if row[2] == "unknown"]
     assert unknown and len(unknown) < len(before)
-    untouched = {c.seeds.start: c.written for c in survey.finished(out)
+    first_chunks = survey.finished(out)
+    untouched = {c.seeds.start: c.written for c in first_chunks
                  if not any(c.seeds.start <= row[0] < c.seeds.stop for row in unknown)}
     assert untouched
 
@@ -296,6 +300,8 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
                      for row in before]
     chunks = survey.finished(out)
     assert {c.seeds.start: c.written for c in chunks if c.seeds.start in untouched} == untouched
+    first_run = {c.seeds.start: (c.run_started, c.written) for c in first_chunks}
+    assert all(c.earlier == (first_run[c.seeds.start],) for c in chunks if c.seeds.start not in untouched)
     assert survey.RunTime.of(chunks).runs == 2  # the retry's wall time counts
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["retries"] == [{"max_nodes": None, "timeout": 60, "memory_mb": None}]

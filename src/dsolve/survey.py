@@ -12,6 +12,7 @@ their chunks the same way; the manifest lists the limits of each retry.
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import fcntl
 import json
@@ -48,6 +49,7 @@ SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 _CHUNK_RE = re.compile(r"^chunk-(\d+)\.parquet$")
 _META_FIRST, _META_STOP = b"dsolve.first", b"dsolve.stop"
 _META_RUN, _META_WRITTEN, _META_WORKERS = b"dsolve.run_started", b"dsolve.written", b"dsolve.workers"
+_META_EARLIER = b"dsolve.earlier_writes"  # (run started, written) of the writes a retry replaced
 
 SCHEMA = pa.schema([
     ("seed", pa.int64()),
@@ -137,12 +139,14 @@ class Chunk:
     run_started: float | None = None
     written: float | None = None
     workers: int | None = None
+    earlier: tuple[tuple[float, float], ...] = ()  # (run started, written) of writes it replaced
 
 
 @dataclass(frozen=True)
 class RunTime:
     """The runs that wrote a survey's chunks: each run's wall time is from its start to its last
-    chunk (work in flight when a run was stopped is redone, and counted, by a later run)."""
+    chunk (work in flight when a run was stopped is redone, and counted, by a later run). A chunk
+    rewritten by a retry still ends its first run where it did; its seeds count in the last."""
 
     runs: int
     seconds: float  # wall time, summed over the runs
@@ -157,7 +161,8 @@ class RunTime:
             if c.run_started is None or c.written is None:
                 untimed += len(c.seeds)
                 continue
-            last[c.run_started] = max(last.get(c.run_started, c.written), c.written)
+            for start, written in (*c.earlier, (c.run_started, c.written)):
+                last[start] = max(last.get(start, written), written)
             seeds += len(c.seeds)
         return cls(len(last), sum(end - start for start, end in last.items()), seeds, untimed)
 
@@ -305,12 +310,13 @@ def _atomic(path: Path) -> Iterator[BinaryIO]:
         temp.unlink(missing_ok=True)
 
 
-def write_chunk(out: Path, seeds: range, table: pa.Table, run_started: float, workers: int) -> Path:
+def write_chunk(out: Path, seeds: range, table: pa.Table, run_started: float, workers: int,
+                earlier: tuple[tuple[float, float], ...] = ()) -> Path:
     """Write the rows of ``seeds`` as one chunk file, atomically, stamped with the start of the run
-    writing it, the time now and the run's worker count."""
+    writing it, the time now, the run's worker count and the ``earlier`` writes it replaces."""
     path = chunk_path(out, seeds.start)
     meta = {_META_FIRST: seeds.start, _META_STOP: seeds.stop, _META_RUN: run_started,
-            _META_WRITTEN: time.time(), _META_WORKERS: workers}
+            _META_WRITTEN: time.time(), _META_WORKERS: workers, _META_EARLIER: earlier}
     with _atomic(path) as f:
         pq.write_table(table.replace_schema_metadata({k: repr(v).encode() for k, v in meta.items()}), f)
     return path
@@ -331,6 +337,7 @@ def finished(out: Path) -> list[Chunk]:
             range(int(meta[_META_FIRST]), int(meta[_META_STOP])),
             *(float(meta[key]) if key in meta else None for key in (_META_RUN, _META_WRITTEN)),
             int(meta[_META_WORKERS]) if _META_WORKERS in meta else None,
+            tuple(tuple(map(float, w)) for w in ast.literal_eval(meta.get(_META_EARLIER, b"()").decode())),
         ))
     return chunks
 
@@ -581,8 +588,8 @@ def retry_unknown(
         if manifest.dsolve_version != __version__:
             raise InputError(f"{out} holds a survey with dsolve version {manifest.dsolve_version}, not "
                              f"{__version__}: surveys are not mixed")
-        todo = []
-        for chunk in finished(out):
+        todo, before = [], {chunk.seeds.start: chunk for chunk in finished(out)}
+        for chunk in before.values():
             table = pq.read_table(chunk_path(out, chunk.seeds.start), columns=["seed", "rules", "verdict"])
             rows = tuple((seed, rules) for seed, rules, verdict in zip(
                 *(table[name].to_pylist() for name in ("seed", "rules", "verdict"))) if verdict == UNKNOWN)
@@ -602,7 +609,11 @@ def retry_unknown(
                     nonlocal still_unknown
                     seeds = range(retry.first, retry.stop)
                     old = pq.read_table(chunk_path(out, retry.first), schema=SCHEMA)
-                    write_chunk(out, seeds, _replace_rows(old, table), started, workers)
+                    chunk = before[retry.first]
+                    earlier = chunk.earlier
+                    if chunk.run_started is not None and chunk.written is not None:
+                        earlier += ((chunk.run_started, chunk.written),)
+                    write_chunk(out, seeds, _replace_rows(old, table), started, workers, earlier)
                     still_unknown += table["verdict"].to_pylist().count(UNKNOWN)
                     bar.update(len(retry.rows))
 

@@ -1,6 +1,7 @@
 """Surveys: chunk planning, Parquet chunks and manifest, resume, refusals, Dask, kills."""
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -265,11 +266,16 @@ def test_real_solver_locally_and_on_dask(tmp_path):
     assert {row[2] for row in local} >= {"winnable", "unknown"}
 
     done = retry_unknown(tmp_path / "local", Limits(), jobs=2)  # no limit: every row decided
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        assert retry_unknown(tmp_path / "dask", Limits(), scheduler=cluster.scheduler_address) == \
+            dataclasses.replace(done, out=tmp_path / "dask")
     unlimited = [(seed, str(rules), (res := api.solve(make_deal("solvitaire", seed), rules)).verdict,
                   len(res.moves) if res.verdict == "winnable" else None)
                  for seed in range(1, 7) for rules in RULES]
     assert done.rows == sum(row[2] == "unknown" for row in local) and done.still_unknown == 0
     assert [row[:4] for row in rows_of(tmp_path / "local")] == sorted(unlimited, key=lambda r: r[:2])
+    assert [row[:5] for row in rows_of(tmp_path / "dask")] == [row[:5] for row in rows_of(tmp_path / "local")]
 
 
 def limited_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> Result:

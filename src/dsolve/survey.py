@@ -23,7 +23,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -75,24 +75,15 @@ class Limits:
 
 @dataclass(frozen=True)
 class Task:
-    """One chunk for a worker: seeds ``first`` up to ``stop`` (exclusive); small to pickle."""
+    """One chunk for a worker: seeds ``first`` up to ``stop`` (exclusive) under each rule set, or
+    for a retry only the (seed, rule set) ``rows``; small to pickle."""
 
     convention: str
     first: int
     stop: int
     rules: tuple[str, ...]
     limits: Limits
-
-
-@dataclass(frozen=True)
-class Retry:
-    """Unknown rows of one chunk (seeds ``first`` up to ``stop``) to solve again for a worker."""
-
-    convention: str
-    first: int
-    stop: int
-    rows: tuple[tuple[int, str], ...]  # (seed, rule set)
-    limits: Limits
+    rows: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,19 +197,19 @@ def parse_seeds(text: str) -> range:
 
 # -- workers -------------------------------------------------------------------------------------
 
-def solve_rows(convention: str, rows: Iterable[tuple[int, str]], limits: Limits) -> pa.Table:
-    """Solve each (seed, rule set) of ``rows``, in order: a table row each."""
+def solve_chunk(task: Task) -> pa.Table:
+    """Solve a chunk's rows (every seed under every rule set, seed-major, unless ``task.rows``)."""
     from . import api  # the native solver: loaded by workers, not by readers of surveys
 
-    rules: dict[str, Rules] = {}
+    rows = task.rows or [(seed, text) for seed in range(task.first, task.stop) for text in task.rules]
+    rules = {text: Rules.parse(text) for text in task.rules}
     columns: dict[str, list] = {name: [] for name in SCHEMA.names}
     deal, deal_seed = None, None
     for seed, text in rows:
         if seed != deal_seed:
-            deal, deal_seed = deals.make_deal(convention, seed), seed
-        rule_set = rules.setdefault(text, Rules.parse(text))
-        result = api.solve(deal, rule_set, max_nodes=limits.max_nodes,
-                           timeout=limits.timeout, memory_mb=limits.memory_mb)
+            deal, deal_seed = deals.make_deal(task.convention, seed), seed
+        result = api.solve(deal, rules[text], max_nodes=task.limits.max_nodes,
+                           timeout=task.limits.timeout, memory_mb=task.limits.memory_mb)
         columns["seed"].append(seed)
         columns["rules"].append(text)
         columns["verdict"].append(result.verdict)
@@ -226,17 +217,6 @@ def solve_rows(convention: str, rows: Iterable[tuple[int, str]], limits: Limits)
         columns["nodes"].append(result.nodes)
         columns["seconds"].append(result.seconds)
     return pa.Table.from_pydict(columns, schema=SCHEMA)
-
-
-def solve_chunk(task: Task) -> pa.Table:
-    """Solve every seed of a chunk under every rule set: the chunk's rows, seed-major."""
-    return solve_rows(task.convention, ((seed, text) for seed in range(task.first, task.stop)
-                                        for text in task.rules), task.limits)
-
-
-def solve_retry(retry: Retry) -> pa.Table:
-    """Solve a chunk's unknown rows again: their new rows, in order."""
-    return solve_rows(retry.convention, retry.rows, retry.limits)
 
 
 def _init_worker(parent: int) -> None:
@@ -462,14 +442,13 @@ class _Tally:
         return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
 
 
-def _drive(executor: Executor, window: int, work: Callable, tasks: Iterator,
-           on_result: Callable[..., None]) -> None:
-    """Keep up to ``window`` calls of ``work`` on ``tasks`` in flight; hand each finished one,
-    with its task, to ``on_result``."""
+def _drive(executor: Executor, window: int, tasks: Iterator[Task],
+           on_result: Callable[[Task, pa.Table], None]) -> None:
+    """Keep up to ``window`` chunks in flight; hand each finished one to ``on_result``."""
     pending: dict = {}
     while True:
         for task in tasks:
-            pending[executor.submit(work, task)] = task
+            pending[executor.submit(solve_chunk, task)] = task
             if len(pending) >= window:
                 break
         if not pending:
@@ -547,7 +526,7 @@ def run_survey(
                     bar.set_postfix_str(str(tally), refresh=False)
                     bar.update(task.stop - task.first)
 
-                _drive(executor, 2 * workers, solve_chunk, tasks, on_result)
+                _drive(executor, 2 * workers, tasks, on_result)
     return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo))
 
 
@@ -594,7 +573,8 @@ def retry_unknown(
             rows = tuple((seed, rules) for seed, rules, verdict in zip(
                 *(table[name].to_pylist() for name in ("seed", "rules", "verdict"))) if verdict == UNKNOWN)
             if rows:
-                todo.append(Retry(manifest.convention, chunk.seeds.start, chunk.seeds.stop, rows, limits))
+                todo.append(Task(manifest.convention, chunk.seeds.start, chunk.seeds.stop, manifest.rules,
+                                 limits, rows))
         if not todo:
             return RetryRun(out, 0, 0, 0)
         if manifest.retries[-1:] != (limits,):
@@ -605,7 +585,7 @@ def retry_unknown(
             with _Bar(total=sum(len(r.rows) for r in todo), unit="solve", dynamic_ncols=True,
                       disable=None if progress else True) as bar, _sigterm_as_interrupt():
 
-                def on_result(retry: Retry, table: pa.Table) -> None:
+                def on_result(retry: Task, table: pa.Table) -> None:
                     nonlocal still_unknown
                     seeds = range(retry.first, retry.stop)
                     old = pq.read_table(chunk_path(out, retry.first), schema=SCHEMA)
@@ -617,5 +597,5 @@ def retry_unknown(
                     still_unknown += table["verdict"].to_pylist().count(UNKNOWN)
                     bar.update(len(retry.rows))
 
-                _drive(executor, 2 * workers, solve_retry, iter(todo), on_result)
+                _drive(executor, 2 * workers, iter(todo), on_result)
     return RetryRun(out, sum(len(r.rows) for r in todo), still_unknown, len(todo))

@@ -575,6 +575,7 @@ def retry_unknown(
             if rows:
                 todo.append(Task(manifest.convention, chunk.seeds.start, chunk.seeds.stop, manifest.rules,
                                  limits, rows))
+        total = sum(len(task.rows) for task in todo)
         if not todo:
             return RetryRun(out, 0, 0, 0)
         if manifest.retries[-1:] != (limits,):
@@ -582,7 +583,7 @@ def retry_unknown(
         still_unknown = 0
         with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
             _write_manifest(out, manifest)
-            with _Bar(total=sum(len(r.rows) for r in todo), unit="solve", dynamic_ncols=True,
+            with _Bar(total=total, unit="solve", dynamic_ncols=True,
                       disable=None if progress else True) as bar, _sigterm_as_interrupt():
 
                 def on_result(retry: Task, table: pa.Table) -> None:
@@ -598,4 +599,4 @@ def retry_unknown(
                     bar.update(len(retry.rows))
 
                 _drive(executor, 2 * workers, iter(todo), on_result)
-    return RetryRun(out, sum(len(r.rows) for r in todo), still_unknown, len(todo))
+    return RetryRun(out, total, still_unknown, len(todo))

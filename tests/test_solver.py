@@ -31,7 +31,7 @@ from dsolve.cards import DeckShape
 from dsolve.dealfiles import dump_deal
 from dsolve.deal import Deal
 from dsolve.deals import make_deal
-from dsolve.referee import random_small_deal, replay, search
+from dsolve.referee import random_position, random_small_deal, replay, search
 from dsolve.result import UNKNOWN, UNWINNABLE, WINNABLE, Result
 from dsolve.rules import EMPTY_RULES, Rules
 
@@ -161,6 +161,38 @@ def test_solve_matches_brute_force(shape, rules, count):
 @pytest.mark.parametrize("shape, rules, count", _cases(SLOW_DEALS))
 def test_solve_matches_brute_force_many(shape, rules, count):
     differential("slow", shape, rules, count)
+
+
+def locked_runs(deal: Deal) -> int:
+    """How many piles have face-up cards below their top run (see the core's hidden_region)."""
+    def runs(up: tuple[int, ...]) -> int:
+        return 1 + sum(not (lower // 4 == upper // 4 + 1 and (lower ^ upper) & 1)
+                       for lower, upper in zip(up, up[1:]))
+    return sum(runs(p[d:]) > 1 for p, d in zip(deal.tableau, deal.face_down) if p)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_positions_in_progress_match_brute_force(rules):
+    """Games in progress (cards home, a waste, later passes) with random face-up patterns (face-up
+    cards that are not one run): the core's verdict equals the brute force's, whose referee plays
+    the rules as written, and every winning line replays from the position."""
+    rng = random.Random(f"positions {rules}")
+    problems, decided, locked = [], 0, 0
+    for number in range(24):
+        shape = DeckShape.parse(("3x5/4", "2x6/3", "4x4/4")[number % 3])
+        deal = random_position(rng, shape, rules, rng.randrange(16))
+        brute = search(deal, rules, EXHAUSTIVE_LIMIT)
+        if brute.winnable is None:
+            continue
+        decided += 1
+        locked += locked_runs(deal) > 0
+        got = solved(deal, rules, timeout=SOLVE_TIMEOUT)
+        expected = WINNABLE if brute.winnable else UNWINNABLE
+        if got.verdict != expected:
+            problems.append(describe(deal, rules, f"position #{number}: solve says {got.verdict}, "
+                                                  f"exhaustive search says {expected}"))
+    assert not problems, "\n\n".join(problems)
+    assert decided >= 12 and locked >= 4, (decided, locked)
 
 
 def test_small_deals_are_won_and_lost():

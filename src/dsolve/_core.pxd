@@ -56,6 +56,10 @@ cdef struct Config:
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none
     uint32_t talon_pairs[TALON_BYTES * 256]  # [k * 256 + v]: the (rank, colour) pairs of the
                                              # stock cards of byte k of a talon_mask, v (builders)
+    uint8_t reveal[MAX_PILES][PILE_CAP]  # [p][d]: cards turned up when pile p's face-up cards are
+                                         # gone above its d hidden ones (see hidden_region)
+    uint32_t carried[MAX_PILES]  # bit k: pile p's hidden card k is face up on its parent in a
+                                 # locked run, so may leave as part of a run (see dead_end)
 
 
 cdef struct PileKey:
@@ -69,7 +73,8 @@ cdef struct PileKey:
 cdef struct State:
     uint8_t card[MAX_PILES][PILE_CAP]   # pile cards, bottom -> top
     uint8_t length[MAX_PILES]
-    uint8_t down[MAX_PILES]             # face-down cards at the bottom of each pile
+    uint8_t down[MAX_PILES]             # hidden cards at the bottom of each pile: face down, or
+                                        # face up below the top run (see hidden_region)
     uint8_t home[4]                     # cards on each suit's foundation
     uint8_t talon[MAX_TALON]            # remaining stock + waste as indices into Config.stock_card
     uint8_t talon_len

@@ -97,10 +97,11 @@ cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noex
 # ---------------------------------------------------------------------------------------------
 # Applying moves
 
-cdef inline void flip(State* s, int p) noexcept nogil:
-    """Turn the new top card of pile p face up when no face-up card is left on it."""
+cdef inline void flip(const Config* cfg, State* s, int p) noexcept nogil:
+    """Uncover pile p's top hidden cards when nothing is left on them: a face-down card turns
+    face up; a locked run (face up but below the top run, see hidden_region) becomes the top run."""
     if s.length[p] == s.down[p] and s.down[p] > 0:
-        s.down[p] -= 1
+        s.down[p] -= cfg.reveal[p][s.down[p]]
 
 cdef inline void send_home(State* s, uint8_t c) noexcept nogil:
     s.home[c & 3] += 1
@@ -158,13 +159,13 @@ cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
     if m.kind == MV_TABLEAU_FOUNDATION:
         s.length[m.src] -= 1
         send_home(s, s.card[m.src][s.length[m.src]])
-        flip(s, m.src)
+        flip(cfg, s, m.src)
     elif m.kind == MV_TABLEAU_TABLEAU:
         lift(s, m.src, m.idx, m.dst)
         if m.flags & FLAG_THEN_HOME:
             s.length[m.src] -= 1
             send_home(s, s.card[m.src][s.length[m.src]])
-        flip(s, m.src)
+        flip(cfg, s, m.src)
     elif m.kind == MV_TALON_FOUNDATION or m.kind == MV_TALON_TABLEAU:
         if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
             s.redeals_left -= 1
@@ -252,7 +253,7 @@ cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, i
     s.length[p] -= 1
     s.stale |= 1 << p
     send_home(s, c)
-    flip(s, p)
+    flip(cfg, s, p)
     record[n] = c
     return n + 1
 
@@ -613,8 +614,9 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
 cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
     """Whether some card provably can never move again (so the position cannot be won).
 
-    Candidates are the cards at or below each pile's lowest face-up card: such a card leaves only
-    by moving itself, home or as the head of a run. Once no redeal is left, the waste is one more
+    Candidates are the cards at or below each pile's lowest face-up card, but for the cards of a
+    locked run that lie on their parent in it (cfg.carried, see hidden_region): such a card leaves
+    only by moving itself, home or as the head of a run. Once no redeal is left, the waste is one more
     such pile: each of its cards leaves only as the top, after every card above it. G starts as
     all candidates; a card leaves G while one of its routes may still open: home (every lower
     card of its suit is home, or could get there: not itself in G, not under a card of G), onto a
@@ -652,7 +654,7 @@ cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
         for k in range(length[p]):
             pile_of[cards[p][k]] = <signed char>p
             pos_of[cards[p][k]] = <signed char>k
-            stuck[p][k] = p == waste_pile or k <= s.down[p]
+            stuck[p][k] = p == waste_pile or (k <= s.down[p] and not (cfg.carried[p] >> k) & 1)
             if stuck[p][k]:
                 top_stuck[p] = k
                 n_stuck += 1
@@ -735,8 +737,10 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
                 continue
             if pos_of[t1] < pos_of[t2]:
                 t1, t2 = t2, t1
-            if pile_of[t2] < cfg.piles and pos_of[t2] > s.down[pile_of[t2]]:
-                continue        # t2 must be the lowest face-up card or face down: moved only as a head
+            if pile_of[t2] < cfg.piles and (pos_of[t2] > s.down[pile_of[t2]]
+                                            or (cfg.carried[pile_of[t2]] >> pos_of[t2]) & 1):
+                continue        # t2 must be the lowest face-up card or hidden and not carried
+                                # in a locked run (see dead_end): moved only as a head
             if not (lower_lies_below(s, pile_of, pos_of, t1, t2)
                     and lower_lies_below(s, pile_of, pos_of, t2, t2)):
                 continue
@@ -1033,6 +1037,8 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
             src.face_up &= ~card_bit(x)
             add_share(&total, &src, 1)
         elif d > 0:                         # the card under x turns face up
+            if cfg.reveal[a][d] != 1:       # a locked run becomes the top run: the long way
+                return False
             top = s.card[a][d - 1]
             flipped_share(&src, a, d, <uint8_t>top)
             add_share(&total, &src, 1)
@@ -1050,6 +1056,8 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
         # The run's share of pile a: the pile's less its bottom card's.
         src = s.pile_key[a]
         if d > 0:
+            if cfg.reveal[a][d] != 1:       # a locked run becomes the top run: the long way
+                return False
             t = s.card[a][d - 1]
             if goes_safely(cfg, s, t) or twin_goes_safely(cfg, s, t):
                 return False
@@ -1656,11 +1664,46 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
     return result
 
 
-def solve_position(list piles, list down, list stock, int suits, int ranks, int draw,
+cdef int hidden_region(Config* cfg, int p, const uint8_t* cards, int length,
+                       int face_down) noexcept nogil:
+    """How many cards at the bottom of pile p (``length`` cards, the lowest ``face_down`` face
+    down) are hidden: the face-down cards and the face-up cards below the pile's top run.
+
+    A face-up card that is not in the top run cannot move until every card above it has left:
+    exactly like a face-down card whose identity is known. The face-up cards split, from the
+    top, into maximal runs; the top one is movable, the others are locked, and each bottom card
+    of a run does not build on the card under it. When the cards above a locked run are gone,
+    the whole run is the pile's top run at once: cfg.reveal[p][d] is how many cards turn up when
+    the pile is down to its d hidden cards (1 for a face-down card), and cfg.carried[p] marks the
+    locked cards that lie on their parent in their run (they can leave with it, not only alone).
+    A dealt pile (one face-up card) has no locked run: every reveal is 1."""
+    cdef int k, i, j = length, top = -1
+    for k in range(1, face_down + 1):
+        cfg.reveal[p][k] = 1
+    while j > face_down:
+        i = j - 1
+        while i > face_down and can_stack(cards[i], cards[i - 1]):
+            i -= 1
+        if top < 0:
+            top = i
+        else:
+            cfg.reveal[p][j] = <uint8_t>(j - i)
+            for k in range(i + 1, j):
+                cfg.carried[p] |= (<uint32_t>1) << k
+        j = i
+    return top if top >= 0 else face_down
+
+
+def solve_position(list piles, list down, list talon, int suits, int ranks, int draw,
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
                    double timeout=0.0, double memory_mb=1024.0, long long restarts=100000,
-                   bint relax=True, bint relax_only=False):
-    """Decide a dealt position. ``passes`` 0 means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
+                   bint relax=True, bint relax_only=False, list home=None, int waste=0,
+                   int passes_used=1):
+    """Decide a position. ``piles`` bottom -> top with ``down`` face-down cards each (any face-up
+    cards above them: see hidden_region); ``talon`` the waste (bottom -> top, its first ``waste``
+    cards) then the stock (first turned first); ``home`` the foundation heights by suit (default
+    empty); ``passes_used`` the passes through the stock begun (1 in the first). ``passes`` 0
+    means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 
     Three complete searches (each proves a loss when it runs out of moves) take turns, resumed
     where they stopped:
@@ -1687,15 +1730,15 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     cdef Search T
     cdef State start_state
     cdef State relaxed_start
-    cdef int p, k, byte, result = 0
+    cdef int p, k, byte, hidden, result = 0
+    cdef uint8_t pile[PILE_CAP]
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
     cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0), game_bytes, relax_bytes
-    if len(piles) > MAX_PILES or len(stock) > MAX_TALON or len(down) != len(piles):
+    if len(piles) > MAX_PILES or len(talon) > MAX_TALON or len(down) != len(piles):
         raise ValueError("deal too large for the native core")
-    for p in range(len(piles)):
-        if len(piles[p]) > PILE_CAP - 14:
-            raise ValueError("pile too long for the native core")
+    if not 0 <= waste <= len(talon) or (passes > 0 and not 1 <= passes_used <= passes):
+        raise ValueError("bad talon cursor or pass count")
     memset(&S.cfg, 0, sizeof(Config))
     S.cfg.unlimited = passes == 0
     S.cfg.empty_rule = empty_rule
@@ -1708,25 +1751,37 @@ def solve_position(list piles, list down, list stock, int suits, int ranks, int 
     S.cfg.twin_classes = empty_rule != EMPTY_ANY
     set_draw(&S.cfg, draw)
     memset(S.cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
-    for k in range(len(stock)):
-        S.cfg.stock_card[k] = stock[k]
-        S.cfg.stock_index[<uint8_t>stock[k]] = k
+    for k in range(len(talon)):
+        S.cfg.stock_card[k] = talon[k]
+        S.cfg.stock_index[<uint8_t>talon[k]] = k
         for byte in range(256):
             if (byte >> (k & 7)) & 1:
-                S.cfg.talon_pairs[(k >> 3) * 256 + byte] |= child_bit(stock[k])
+                S.cfg.talon_pairs[(k >> 3) * 256 + byte] |= child_bit(talon[k])
     memset(&start_state, 0, sizeof(State))
     for p in range(len(piles)):
+        if len(piles[p]) > PILE_CAP or not 0 <= down[p] < max(len(piles[p]), 1):
+            raise ValueError("bad pile for the native core")
         for k in range(len(piles[p])):
-            start_state.card[p][k] = piles[p][k]
+            pile[k] = piles[p][k]
+        hidden = hidden_region(&S.cfg, p, pile, len(piles[p]), down[p])
+        if hidden + ranks > PILE_CAP:       # room for the hidden cards and a run of every rank
+            raise ValueError(f"pile {p + 1} has {hidden} hidden cards; the native core holds "
+                             f"at most {PILE_CAP - ranks}")
+        memcpy(start_state.card[p], pile, len(piles[p]))
         start_state.length[p] = len(piles[p])
-        start_state.down[p] = down[p]
-    start_state.talon_len = len(stock)
-    for k in range(len(stock)):
+        start_state.down[p] = hidden
+    for k in range(suits if home is not None else 0):
+        start_state.home[k] = home[k]
+        start_state.total_home += home[k]
+    start_state.talon_len = len(talon)
+    for k in range(len(talon)):
         start_state.talon[k] = k
         start_state.talon_mask |= (<uint64_t>1) << k
-    start_state.redeals_left = UNLIMITED if passes == 0 else passes - 1
+    start_state.waste_len = waste
+    start_state.redeals_left = UNLIMITED if passes == 0 else passes - passes_used
     start_state.stale = (1 << MAX_PILES) - 1
-    relax = relax_only or (relax and not S.cfg.draw1_reserve and len(stock) > 0)
+    normalise_cursor(&S.cfg, &start_state)
+    relax = relax_only or (relax and not S.cfg.draw1_reserve and len(talon) > 0)
     memset(&R, 0, sizeof(Search))          # no stack, no table: free_search is a no-op
     memset(&T, 0, sizeof(Search))
     R.cfg = S.cfg

@@ -35,11 +35,18 @@ def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
     for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("memory_mb", memory_mb)):
         if value is not None and value <= 0:
             raise InputError(f"{name} must be positive, got {value}")
-    verdict, line, nodes, seconds, peak, limit = _core.solve_position(
-        [list(p) for p in deal.tableau], list(deal.face_down), list(deal.stock),
-        deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
-        _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
-        memory_mb or DEFAULT_MEMORY_MB)
+    if rules.passes is not None and deal.passes_used > rules.passes:
+        raise InputError(f"the position is in pass {deal.passes_used}, but the rules allow "
+                         f"{rules.passes}")
+    try:
+        verdict, line, nodes, seconds, peak, limit = _core.solve_position(
+            [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
+            deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
+            _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
+            memory_mb or DEFAULT_MEMORY_MB, home=list(deal.foundations), waste=len(deal.waste),
+            passes_used=deal.passes_used)
+    except ValueError as err:  # a layout beyond the core's fixed sizes
+        raise InputError(str(err)) from None
     moves = expand_line(deal, rules, line) if verdict == 1 else ()
     return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit)
 

@@ -33,7 +33,7 @@ from .moves import (FOUNDATION_TO_TABLEAU, KINDS, REDEAL, TABLEAU_TO_FOUNDATION,
 from .rules import Rules
 
 __all__ = ["IllegalMove", "Game", "Replay", "replay", "Search", "search", "exhaustive",
-           "random_small_deal"]
+           "random_small_deal", "random_position"]
 
 
 class IllegalMove(Exception):
@@ -73,9 +73,9 @@ class Game:
         self.piles: list[list[int]] = [list(p) for p in deal.tableau]
         self.face_down: list[int] = list(deal.face_down)
         self.stock: list[int] = list(deal.stock)
-        self.waste: list[int] = []
-        self.foundations: dict[int, int] = {s: 0 for s in range(deal.shape.suits)}
-        self.passes_used: int = 1
+        self.waste: list[int] = list(deal.waste)
+        self.foundations: dict[int, int] = dict(enumerate(deal.foundations))
+        self.passes_used: int = deal.passes_used
 
     # ----------------------------------------------------------------- state
 
@@ -90,6 +90,12 @@ class Game:
         g.foundations = dict(self.foundations)
         g.passes_used = self.passes_used
         return g
+
+    def position(self) -> Deal:
+        """This position as a :class:`Deal` (a game in progress), e.g. to write it to a file."""
+        return Deal(tuple(map(tuple, self.piles)), tuple(self.stock), self.shape,
+                    tuple(self.face_down), tuple(self.waste),
+                    tuple(self.foundations[s] for s in sorted(self.foundations)), self.passes_used)
 
     def key(self) -> tuple:
         """A hashable summary of everything that decides the future of this position.
@@ -485,3 +491,17 @@ def random_small_deal(rng: random.Random, shape: DeckShape) -> Deal:
     order = shape.cards()
     rng.shuffle(order)
     return deal_from_order(order, shape)
+
+
+def random_position(rng: random.Random, shape: DeckShape, rules: Rules, moves: int) -> Deal:
+    """A game in progress: a random deal of ``shape`` after up to ``moves`` random legal moves,
+    then a random number of each pile's face-down cards turned face up (so its face-up cards
+    need not form one run)."""
+    game = Game(random_small_deal(rng, shape), rules)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.apply(rng.choice(legal))
+    game.face_down = [rng.randint(0, down) for down in game.face_down]
+    return game.position()

@@ -9,6 +9,8 @@ from dsolve.cards import STANDARD, DeckShape, card_name, parse_card
 from dsolve.deal import Deal, deal_from_order
 from dsolve.dealfiles import FORMATS, dump_deal, load_deal, parse_deal
 from dsolve.errors import InputError
+from dsolve.referee import random_position
+from dsolve.rules import Rules
 
 
 def shuffled(shape: DeckShape, seed: int) -> Deal:
@@ -121,7 +123,13 @@ BAD_JSON = {
     "missing piles": ('{"stock": []}', "missing key 'tableau piles'"),
     "missing stock": ('{"tableau piles": [["AS"]]}', "missing key 'stock'"),
     "unknown key": (json_with(cells=[]), "unknown key 'cells'"),
-    "foundations": (json_with(foundations=[["AC"], [], [], []]), "'foundations' must be empty"),
+    "foundations": (json_with(foundations=[["2C"], [], [], []]), "foundation 1 must hold A upward of one suit"),
+    "mixed foundation": (json_with(foundations=[["AC", "2H"]]), "foundation 1 must hold A upward of one suit"),
+    "foundation twice": (json_with(foundations=[["AC"], ["AC"]]), "two foundations of C"),
+    "home and in play": (json_with(foundations=[["AC", "2C"]]), "deal has 54 cards, expected 52"),
+    "passes used type": (json_with(**{"passes used": "2"}), "'passes used' must be a whole number"),
+    "passes used zero": (json_with(**{"passes used": 0}), "passes used must be at least 1"),
+    "waste duplicate": (json_with(waste=STOCK[:1]), "deal has 53 cards, expected 52"),
     "pile type": (json_with(**{"tableau piles": "AS"}), "must be a list of piles"),
     "card type": (json_with(stock=[1, 2]), "stock: expected a list of card strings"),
     "unknown card": (json_with(stock=["ZZ"] + STOCK[1:]), "stock: unknown card 'ZZ'"),
@@ -143,7 +151,12 @@ def test_bad_json(source, message):
 
 
 BAD_TEXT = {
-    "junk line": (["pile 1: 9D", "hello"], "line 2: expected 'pile N:', 'stock:' or 'shape:', got 'hello'"),
+    "junk line": (["pile 1: 9D", "hello"], "line 2: expected 'pile N:' or one of stock:, shape:, waste:, "
+                                           "foundations:, passes used: got 'hello'"),
+    "waste twice": (LINES + ["waste:", "waste:"], f"line {len(LINES) + 2}: waste given twice"),
+    "passes used word": (LINES + ["passes used: two"], "passes used must be a whole number"),
+    "foundation in play": (LINES + ["foundations: KS"], "deal has 65 cards, expected 52"),
+    "two foundations": (LINES + ["foundations: 2C 3C"], "two foundations of C"),
     "pile twice": (LINES + ["pile 3: 9D"], f"line {len(LINES) + 1}: pile 3 given twice"),
     "pile zero": (["pile 0: 9D"], "line 1: piles are numbered from 1"),
     "pile missing": ([ln for ln in LINES if not ln.startswith("pile 4")], "pile 4 missing"),
@@ -194,3 +207,25 @@ def test_unreadable_file(tmp_path, name, content, message):
 def test_unknown_format():
     with pytest.raises(InputError, match="unknown deal format 'xml'"):
         dump_deal(shuffled(STANDARD, 0), "xml")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_positions_in_progress_round_trip(fmt):
+    """Games in progress (waste, foundations, passes used, any face-up cards) written and read back
+    are the same position."""
+    rng = random.Random(f"positions {fmt}")
+    kinds = set()
+    for number in range(200):
+        shape = STANDARD if number % 2 else DeckShape.parse("3x5/4")
+        deal = random_position(rng, shape, Rules(rng.choice((1, 3)), 3), rng.randrange(60))
+        assert parse_deal(dump_deal(deal, fmt), fmt) == deal
+        kinds.update(k for k in ("waste", "foundations") if any(getattr(deal, k)))
+        kinds.update(["later pass"] if deal.passes_used > 1 else [])
+    assert kinds == {"waste", "foundations", "later pass"}
+
+
+def test_position_in_the_text_format():
+    deal = parse_deal("shape: 1x4/2\npile 1: 3C\npile 2: | 4C\nstock:\nwaste:\nfoundations: 2C\n"
+                      "passes used: 2", "text")
+    assert (deal.tableau, deal.face_down, deal.foundations, deal.passes_used) == (((8,), (12,)), (0, 0), (2,), 2)
+    assert deal.in_progress and not deal.dealt

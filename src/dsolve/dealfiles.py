@@ -16,7 +16,10 @@ Piles are listed bottom -> top. A card is a rank ``A``, ``2``..``10``, ``J``, ``
 also reads ``1``..``13``; it has no ``T``) and a suit letter ``C``, ``D``, ``H``, ``S``; a lower-case
 suit letter marks a face-down card, as in Solvitaire (a pile written all upper case is all face up).
 The stock is a pile too, bottom -> top: its LAST card is turned first, the reverse of
-``Deal.stock``. ``"foundations"`` and ``"waste"`` may be present only if empty.
+``Deal.stock``. A game in progress may also have ``"waste"`` (bottom -> top: its last card is the
+one in play), ``"foundations"`` (a list of piles, each A upward of one suit, e.g. ``[["AC", "2C"],
+["AH"], [], []]``) and ``"passes used"`` (passes through the stock begun, 1 in the first; a dsolve
+key Solvitaire does not read).
 
 **Text**, for writing by hand::
 
@@ -30,7 +33,9 @@ The stock is a pile too, bottom -> top: its LAST card is turned first, the rever
 One ``pile N:`` line per pile (numbered from 1), bottom -> top; cards left of ``|`` are face down,
 right of it face up; without ``|`` all but the top card are face down, as dealt. ``stock:`` lists
 the stock first turned first. Cards are case-insensitive and ``T`` means 10. ``#`` starts a
-comment. An optional ``shape: 3x5/4`` line names the deck (see ``DeckShape.parse``).
+comment. An optional ``shape: 3x5/4`` line names the deck (see ``DeckShape.parse``). A game in
+progress may add ``waste: ...`` (bottom -> top: the last card is the one in play),
+``foundations: 3C AH`` (the top card of each foundation that has cards) and ``passes used: 2``.
 
 Without a ``shape:`` line (and always in JSON) the deck is inferred from the cards: suits and ranks
 up to the highest present, the number of piles, and two decks if there are more than one and a half
@@ -40,15 +45,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
-from .cards import RANKS, STANDARD, DeckShape, card_name, parse_card, rank_of, suit_of
+from .cards import RANKS, STANDARD, SUITS, DeckShape, card_name, make_card, parse_card, rank_of, suit_of
 from .deal import Deal
 from .errors import InputError
 
 FORMATS = ("json", "text")
-_TABLEAU, _STOCK = "tableau piles", "stock"
-_EMPTY_ONLY = ("foundations", "waste")
+_TABLEAU, _STOCK, _WASTE, _FOUNDATIONS, _PASSES = "tableau piles", "stock", "waste", "foundations", "passes used"
 
 
 def load_deal(path: str | Path) -> Deal:
@@ -85,19 +90,30 @@ def dump_deal(deal: Deal, fmt: str) -> str:
     raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
 
 
-def _build(piles: list[list[int]], face_down: list[int], stock: list[int],
-           shape: DeckShape | None) -> Deal:
+def _build(piles: list[list[int]], face_down: list[int], stock: list[int], shape: DeckShape | None,
+           waste: Sequence[int] = (), home: Sequence[int] = (), passes_used: int = 1) -> Deal:
+    """The deal of these parts; ``home`` lists the top card of each foundation that has cards."""
     if shape is None:
-        shape = _infer_shape(piles, stock)
-    return Deal(tuple(map(tuple, piles)), tuple(stock), shape, tuple(face_down))
+        shape = _infer_shape(piles, stock, waste, home)
+    heights = [0] * shape.suits
+    for card in home:
+        if not shape.contains(card):
+            raise InputError(f"foundation card {card_name(card)} is not in a {shape} deck")
+        if heights[suit_of(card)]:
+            raise InputError(f"two foundations of {SUITS[suit_of(card)]} given")
+        heights[suit_of(card)] = rank_of(card) + 1
+    return Deal(tuple(map(tuple, piles)), tuple(stock), shape, tuple(face_down), tuple(waste),
+                tuple(heights), passes_used)
 
 
-def _infer_shape(piles: list[list[int]], stock: list[int]) -> DeckShape:
-    cards = [c for p in piles for c in p] + stock
+def _infer_shape(piles: list[list[int]], stock: list[int], waste: Sequence[int],
+                 home: Sequence[int]) -> DeckShape:
+    cards = [c for p in piles for c in p] + list(stock) + list(waste) + list(home)
     if not cards:
         raise InputError("the deal has no cards")
     suits = max(map(suit_of, cards)) + 1
     ranks = max(map(rank_of, cards)) + 1
+    cards += [make_card(rank, suit_of(c)) for c in home for rank in range(rank_of(c))]
     decks = 2 if 2 * len(cards) > 3 * suits * ranks else 1
     return DeckShape(suits, ranks, len(piles), decks)
 
@@ -111,12 +127,10 @@ def _parse_json(text: str) -> Deal:
         raise InputError(f"bad JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
     if not isinstance(doc, dict):
         raise InputError("a Solvitaire deal must be a JSON object")
-    known = (_TABLEAU, _STOCK, *_EMPTY_ONLY)
-    for key, value in doc.items():
+    known = (_TABLEAU, _STOCK, _WASTE, _FOUNDATIONS, _PASSES)
+    for key in doc:
         if key not in known:
             raise InputError(f"unknown key {key!r} (a Klondike deal has {', '.join(map(repr, known))})")
-        if key in _EMPTY_ONLY and not (isinstance(value, list) and all(v == [] for v in value)):
-            raise InputError(f"{key!r} must be empty: only starting deals are supported")
     for key in (_TABLEAU, _STOCK):
         if key not in doc:
             raise InputError(f"missing key {key!r}")
@@ -129,7 +143,21 @@ def _parse_json(text: str) -> Deal:
         tableau.append(cards)
         face_down.append(down)
     stock, _ = _json_pile(doc[_STOCK], "stock")
-    return _build(tableau, face_down, stock[::-1], None)
+    waste, _ = _json_pile(doc.get(_WASTE, []), "waste")
+    foundations = doc.get(_FOUNDATIONS, [])
+    if not isinstance(foundations, list):
+        raise InputError(f"{_FOUNDATIONS!r} must be a list of piles, each a list of cards")
+    home = []
+    for number, pile in enumerate(foundations, 1):
+        cards, _ = _json_pile(pile, f"foundation {number}")
+        if cards != [make_card(rank, suit_of(cards[0])) for rank in range(len(cards))]:
+            raise InputError(f"foundation {number} must hold A upward of one suit, got "
+                             f"{' '.join(map(card_name, cards))}")
+        home += cards[-1:]
+    passes_used = doc.get(_PASSES, 1)
+    if not isinstance(passes_used, int) or isinstance(passes_used, bool):
+        raise InputError(f"{_PASSES!r} must be a whole number")
+    return _build(tableau, face_down, stock[::-1], None, waste, home, passes_used)
 
 
 def _json_pile(items: object, where: str) -> tuple[list[int], int]:
@@ -165,7 +193,13 @@ def _dump_json(deal: Deal) -> str:
              for pile, down in zip(deal.tableau, deal.face_down)]
     stock = json.dumps([spell(c, False) for c in reversed(deal.stock)])
     body = ",\n    ".join(piles)
-    return f'{{\n  "{_TABLEAU}": [\n    {body}\n  ],\n  "{_STOCK}": {stock}\n}}\n'
+    extra = ""
+    if deal.in_progress:
+        foundations = [[card_name(make_card(rank, suit)) for rank in range(height)]
+                       for suit, height in enumerate(deal.foundations)]
+        extra = (f',\n  "{_WASTE}": {json.dumps([card_name(c) for c in deal.waste])},\n'
+                 f'  "{_FOUNDATIONS}": {json.dumps(foundations)},\n  "{_PASSES}": {deal.passes_used}')
+    return f'{{\n  "{_TABLEAU}": [\n    {body}\n  ],\n  "{_STOCK}": {stock}{extra}\n}}\n'
 
 
 # --- plain text --------------------------------------------------------------------------------
@@ -173,10 +207,14 @@ def _dump_json(deal: Deal) -> str:
 _PILE_KEY = re.compile(r"pile\s*(\d+)")
 
 
+_TEXT_KEYS = ("stock", "shape", "waste", "foundations", "passes used")
+
+
 def _parse_text(text: str) -> Deal:
     piles: dict[int, tuple[list[int], int]] = {}
     stock: list[int] | None = None
     shape: DeckShape | None = None
+    seen: dict[str, object] = {}
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -185,16 +223,21 @@ def _parse_text(text: str) -> Deal:
         key = key.strip().lower()
         pile_key = _PILE_KEY.fullmatch(key)
         try:
-            if not sep or not (pile_key or key in ("stock", "shape")):
-                raise InputError(f"expected 'pile N:', 'stock:' or 'shape:', got {line!r}")
+            if not sep or not (pile_key or key in _TEXT_KEYS):
+                raise InputError(f"expected 'pile N:' or one of {', '.join(k + ':' for k in _TEXT_KEYS)} "
+                                 f"got {line!r}")
+            if key in seen:
+                raise InputError(f"{key} given twice")
             if key == "shape":
-                if shape is not None:
-                    raise InputError("shape given twice")
-                shape = DeckShape.parse(value.strip())
+                shape = seen[key] = DeckShape.parse(value.strip())
             elif key == "stock":
-                if stock is not None:
-                    raise InputError("stock given twice")
-                stock = _text_cards(value)
+                stock = seen[key] = _text_cards(value)
+            elif key == "passes used":
+                if not value.strip().isdecimal():
+                    raise InputError(f"passes used must be a whole number, got {value.strip()!r}")
+                seen[key] = int(value)
+            elif key in ("waste", "foundations"):
+                seen[key] = _text_cards(value)
             else:
                 index = int(pile_key.group(1))
                 if index < 1 or index in piles:
@@ -210,7 +253,8 @@ def _parse_text(text: str) -> Deal:
     if stock is None:
         raise InputError("no 'stock:' line")
     ordered = [piles[i] for i in sorted(piles)]
-    return _build([p for p, _ in ordered], [d for _, d in ordered], stock, shape)
+    return _build([p for p, _ in ordered], [d for _, d in ordered], stock, shape,
+                  seen.get("waste", []), seen.get("foundations", []), seen.get("passes used", 1))
 
 
 def _text_pile(value: str) -> tuple[list[int], int]:
@@ -239,4 +283,10 @@ def _dump_text(deal: Deal) -> str:
             names.insert(down, "|")
         lines.append(" ".join([f"pile {number}:", *names]))
     lines.append(" ".join(["stock:", *map(card_name, deal.stock)]))
+    if deal.in_progress:
+        lines.append(" ".join(["waste:", *map(card_name, deal.waste)]))
+        lines.append(" ".join(["foundations:", *(card_name(make_card(height - 1, suit))
+                                                 for suit, height in enumerate(deal.foundations)
+                                                 if height)]))
+        lines.append(f"passes used: {deal.passes_used}")
     return "\n".join(lines) + "\n"

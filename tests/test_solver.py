@@ -19,6 +19,7 @@ run many more deals.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import random
@@ -28,7 +29,7 @@ import pytest
 
 from dsolve.api import solve
 from dsolve.cards import DeckShape
-from dsolve.dealfiles import dump_deal
+from dsolve.dealfiles import dump_deal, parse_deal
 from dsolve.deal import Deal
 from dsolve.deals import make_deal
 from dsolve.referee import random_position, random_small_deal, replay, search
@@ -312,6 +313,18 @@ def test_dead_ends_need_no_search(seed, why):
     assert solved(deal, Rules(3, None, "any"), timeout=SOLVE_TIMEOUT).verdict == WINNABLE
 
 
+def test_a_card_carried_in_a_locked_run_is_no_dead_end():
+    """Pile 4 holds the locked run 4H 3S under 5C. 3S cannot go home before 2S (under 5S in pile
+    3) nor onto 4H or 4D alone, yet it leaves with 4H onto 5S: the dead-end test must not count
+    a card that lies on its parent in a locked run as one that moves only by itself (found by
+    random search with that count: it called this won deal lost)."""
+    deal = parse_deal("shape: 3x5/4\npile 1: 5H\npile 2: | 2C AC\npile 3: | 4S 5S 2S\n"
+                      "pile 4: | AS 4H 3S 5C\nstock: 2H 4C 3C 3H AH", "text")
+    rules = Rules(2, 1, "king", False)
+    assert search(deal, rules).winnable
+    assert solved(deal, rules).verdict == WINNABLE
+
+
 def twin_blocked_deal(rng: random.Random, spoil: bool) -> Deal:
     """A random 4x5/5 deal whose last pile is, bottom to top, a shuffle of (a lower card of
     t1's suit, a lower card of t2's suit, a parent of both) then t2, then its twin t1: the
@@ -393,6 +406,36 @@ def assert_never_loses_a_win(chain: list[Rules], count: int, timeout: float) -> 
                 compared += sum(r.verdict == UNWINNABLE for r in results[:j])
     assert not problems, "\n\n".join(problems)
     assert compared > 0, "every comparison was undecided: raise the timeout"
+
+
+def face_up_variants(deal: Deal, rng: random.Random) -> list[Deal]:
+    """The deal with every card face up, and with random numbers of each pile's cards face up."""
+    variants = [dataclasses.replace(deal, face_down=(0,) * len(deal.tableau))]
+    variants += [dataclasses.replace(deal, face_down=tuple(rng.randint(0, d) for d in deal.face_down))
+                 for _ in range(2)]
+    return variants
+
+
+@pytest.mark.parametrize("rules", [Rules(3), Rules(1), Rules(3, 3, "king", False)], ids=str)
+def test_more_face_up_cards_never_lose_a_win(rules):
+    """A layout with more cards face up has every move the dealt one has (a face-up card below
+    the top run is as stuck as a face-down one until uncovered, and then freer): a deal won as
+    dealt is won with any of its cards face up, and a face-up variant that is lost means the
+    deal is lost."""
+    rng = random.Random(f"face up {rules}")
+    compared = 0
+    for seed in seeds(DEFAULT_SEEDS):
+        deal = make_deal("solvitaire", seed)
+        dealt = full_deal_result(seed, rules, DEFAULT_TIMEOUT * 5)
+        for variant in face_up_variants(deal, rng):
+            result = solved(variant, rules, timeout=DEFAULT_TIMEOUT * 5)
+            if UNKNOWN in (dealt.verdict, result.verdict):
+                continue
+            compared += 1
+            if dealt.verdict == WINNABLE:
+                assert result.verdict == WINNABLE, describe(variant, rules, f"seed {seed}: won as "
+                                                                            "dealt, lost face up")
+    assert compared >= 2 * DEFAULT_SEEDS
 
 
 PASSES_CHAINS = {f"draw{d}": [Rules(d, p) for p in (1, 2, 3, None)] for d in (1, 3)}

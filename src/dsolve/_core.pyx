@@ -611,8 +611,9 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
 # ---------------------------------------------------------------------------------------------
 # Dead ends
 
-cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
-    """Whether some card provably can never move again (so the position cannot be won).
+cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept nogil:
+    """Whether some card provably can never move again (so the position cannot be won); if so
+    and ``why`` is not NULL, the set of those cards (bit c for card c) goes there.
 
     Candidates are the cards at or below each pile's lowest face-up card, but for the cards of a
     locked run that lie on their parent in it (cfg.carried, see hidden_region): such a card leaves
@@ -696,7 +697,15 @@ cdef bint dead_end(const Config* cfg, const State* s) noexcept nogil:
                         for x in range(k):
                             if stuck[p][x]:
                                 top_stuck[p] = x
-    return n_stuck > 0 or twins_blocked(cfg, s, pile_of, pos_of)
+    if n_stuck > 0:
+        if why != NULL:
+            why[0] = 0
+            for p in range(npiles):
+                for k in range(length[p]):
+                    if stuck[p][k]:
+                        why[0] |= card_bit(cards[p][k])
+        return True
+    return twins_blocked(cfg, s, pile_of, pos_of, why)
 
 cdef inline bint lies_below(const signed char* pile_of, const signed char* pos_of, int z,
                             int t) noexcept nogil:
@@ -714,8 +723,9 @@ cdef bint lower_lies_below(const State* s, const signed char* pile_of, const sig
     return False
 
 cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pile_of,
-                        const signed char* pos_of) noexcept nogil:
-    """Whether two twins (same rank and colour, not kings) block each other for good.
+                        const signed char* pos_of, uint64_t* why) noexcept nogil:
+    """Whether two twins (same rank and colour, not kings) block each other for good; if so and
+    ``why`` is not NULL, the two go there (bit c for card c): t2 never moves, t1 only onto P.
 
     Let t1 lie above its twin t2 in one pile (or in the waste with no redeal left, see dead_end),
     t2 face down or the lowest face-up card (so it moves only as the head of what it carries, and
@@ -749,6 +759,8 @@ cdef bint twins_blocked(const Config* cfg, const State* s, const signed char* pi
                 parent = (r + 1) * 4 + su
                 if (su >= cfg.suits or lies_below(pile_of, pos_of, parent, t2)
                         or (not cfg.worry_back and s.home[su] > r + 1)):
+                    if why != NULL:
+                        why[0] = card_bit(t1) | card_bit(t2)
                     return True
     return False
 
@@ -1458,7 +1470,7 @@ cdef int search(Search* S) noexcept nogil:
         if child.ka == 0:
             S.depth = d
             return 1
-        if may_newly_dead_end(&S.cfg, &child.s, f.moves[f.next - 1]) and dead_end(&S.cfg, &child.s):
+        if may_newly_dead_end(&S.cfg, &child.s, f.moves[f.next - 1]) and dead_end(&S.cfg, &child.s, NULL):
             continue
         S.nodes += 1
         if (S.nodes & 1023) == 0:
@@ -1545,7 +1557,7 @@ cdef int start_search(Search* S, const State* start, bint shuffle) noexcept nogi
     root.nsafe = apply_safe_moves(&S.cfg, &root.s, root.safe)
     if root.s.total_home == S.cfg.total:
         return 2
-    if dead_end(&S.cfg, &root.s):
+    if dead_end(&S.cfg, &root.s, NULL):
         return 0
     state_key(&S.cfg, &root.s, &root.ka, &root.kb)
     table_add(&S.table, root.ka, root.kb)
@@ -1723,14 +1735,17 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
       ``restarts`` 0: none.
 
     ``relax_only`` runs the relaxation alone (for the tests): verdict 0 when it is lost, else -1.
-    Returns ``(verdict, line, nodes, seconds, table_peak, limit)`` with verdict 1 winnable,
-    0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`)."""
+    Returns ``(verdict, line, nodes, seconds, table_peak, limit, dead)`` with verdict 1 winnable,
+    0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`); ``dead``
+    the cards that can never move when the loss is proved before any search (see dead_end:
+    after the safe moves to the foundation), else empty."""
     cdef Search S
     cdef Search R
     cdef Search T
     cdef State start_state
     cdef State relaxed_start
     cdef int p, k, byte, hidden, result = 0
+    cdef uint64_t why = 0
     cdef uint8_t pile[PILE_CAP]
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
@@ -1818,6 +1833,8 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
             result = 1
         elif result == 1:
             line = solution(&S, S.depth) if S.depth >= 0 else solution(&T, T.depth)
+        if result == 0 and S.nodes + R.nodes + T.nodes == 0 and not relax_only:
+            dead_end(&S.cfg, &S.stack[0].s, &why)   # lost at the root of the game's search
         if result != -1:
             S.limit = LIMIT_NONE
         elif S.limit == LIMIT_NONE:
@@ -1825,7 +1842,8 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
         if S.limit == LIMIT_INTERRUPT:
             propagate_pending()
         return (result, line, S.nodes + R.nodes + T.nodes, now() - start,
-                max(S.peak, R.peak, T.peak), LIMIT_NAMES[S.limit])
+                max(S.peak, R.peak, T.peak), LIMIT_NAMES[S.limit],
+                [c for c in range(MAX_CARD) if (why >> c) & 1])
     finally:
         free_search(&S)
         free_search(&R)

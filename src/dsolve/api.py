@@ -15,7 +15,7 @@ from .errors import InputError
 from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
                     TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
 from .referee import Game
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, Result
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Hint, Result
 from .rules import STANDARD_RULES, Rules
 
 DEFAULT_MEMORY_MB = 1024
@@ -39,7 +39,7 @@ def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
         raise InputError(f"the position is in pass {deal.passes_used}, but the rules allow "
                          f"{rules.passes}")
     try:
-        verdict, line, nodes, seconds, peak, limit = _core.solve_position(
+        verdict, line, nodes, seconds, peak, limit, dead = _core.solve_position(
             [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
             _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
@@ -48,7 +48,24 @@ def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
     moves = expand_line(deal, rules, line) if verdict == 1 else ()
-    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit)
+    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, tuple(dead))
+
+
+def hints(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
+          timeout: float | None = None, memory_mb: float | None = None) -> list[Hint]:
+    """Every legal single move from ``deal`` (a game in progress or a starting deal), each with the
+    verdict of the position it leads to under the limits given (per move): moves that keep the
+    game winnable first, those with the shortest winning line found first, then unknown, then
+    the moves that lose it."""
+    game = Game(deal, rules)
+    out = []
+    for move in game.legal_moves():
+        child = game.copy()
+        child.apply(move)
+        out.append(Hint(move, solve(child.position(), rules, max_nodes=max_nodes, timeout=timeout,
+                                    memory_mb=memory_mb)))
+    order = {WINNABLE: 0, UNKNOWN: 1, UNWINNABLE: 2}
+    return sorted(out, key=lambda h: (order[h.verdict], len(h.result.moves)))
 
 
 def check(seed: int | str, rules: Rules = STANDARD_RULES, convention: str = "solvitaire",

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from . import __version__
-from .cards import STANDARD, DeckShape
+from .cards import STANDARD, DeckShape, card_name
 from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, exact_index, make_deal
 from .errors import InputError
 from .render import deal_json, render
+from .solution import narrate
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
 
 if TYPE_CHECKING:
@@ -206,7 +207,10 @@ EXIT_DECIDED, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 3, 130
 @main.command()
 @deal_options
 @rules_options
-@click.option("--solution", is_flag=True, help="print the winning line, one numbered step a line")
+@click.option("--solution", is_flag=True,
+              help="print the winning line, one numbered step a line, with the waste card each "
+                   "turn shows and the card each move turns up")
+@click.option("--boards", is_flag=True, help="with the winning line, draw the board after each move")
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object: verdict, moves, move_count, nodes, seconds, table_peak, "
                    "limit, rules, seed, convention, file, shape")
@@ -218,12 +222,15 @@ EXIT_DECIDED, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 3, 130
 @click.option("--max-nodes", type=click.IntRange(min=1), metavar="N",
               help="give up after N positions (verdict unknown)")
 def check(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
-          solution: bool, as_json: bool, timeout: float | None, memory: float | None,
+          solution: bool, boards: bool, as_json: bool, timeout: float | None, memory: float | None,
           max_nodes: int | None, **rules: Any) -> None:
-    """Decide one deal: SEED (default 1) under --deal, or --file, under the rules options.
+    """Decide one deal or game in progress: SEED (default 1) under --deal, or --file, under the
+    rules options.
 
     Prints one line: the verdict, the length of the winning line, the positions searched and
-    the time; --solution adds the winning line, --json prints it all as one object.
+    the time (for a loss proved without search, the cards that can never move); --solution adds
+    the winning line, --boards the board after each of its moves, --json prints it all as one
+    object.
 
     \b
     Exit codes:
@@ -253,7 +260,8 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
             "verdict": result.verdict, "moves": [str(m) for m in result.moves],
             "move_count": len(result.moves), "nodes": result.nodes,
             "seconds": round(result.seconds, 6), "table_peak": result.table_peak,
-            "limit": result.limit or None, "rules": str(chosen),
+            "limit": result.limit or None, "dead_cards": [card_name(c) for c in result.dead_cards],
+            "rules": str(chosen),
             "seed": None if number is None else (int(number) if number.isdigit() else number),
             "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
     else:
@@ -261,15 +269,58 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
             verdict = f"winnable in {len(result.moves)} moves"
         elif result.verdict == "unknown":
             verdict = f"unknown ({result.limit} limit reached)"
+        elif result.dead_cards:
+            verdict = (f"unwinnable (without search: {' '.join(map(card_name, result.dead_cards))} "
+                       "can never move)")
         else:
             verdict = result.verdict
         click.echo(f"{label}: {verdict}  {chosen}  nodes {result.nodes}  {result.seconds:.3f} s")
-        if solution:
+        if solution or boards:
             width = len(str(len(result.moves)))
             notation = max((len(str(m)) for m in result.moves), default=0)
-            for number_, move in enumerate(result.moves, 1):
-                click.echo(f"{number_:>{width}}. {str(move):<{notation}}  {move.describe()}")
+            for step in narrate(deal, chosen, result.moves):
+                click.echo(f"{step.number:>{width}}. {str(step.move):<{notation}}  {step.text}")
+                if boards:
+                    click.echo(textwrap.indent(render(step.board), "    ") + "\n")
     sys.exit(EXIT_DECIDED if result.decided else EXIT_UNKNOWN)
+
+
+@main.command()
+@deal_options
+@rules_options
+@click.option("--json", "as_json", is_flag=True,
+              help="print a JSON list: move, verdict, moves_to_win, nodes, seconds per move")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              metavar="S", help="seconds allowed to decide each move")
+@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
+              help="memory for each decision's transposition table")
+def hint(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
+         as_json: bool, timeout: float, memory: float | None, **rules: Any) -> None:
+    """Every legal move from a deal or game in progress (SEED, or --file), with whether it keeps
+    the game winnable: winning moves first, those with the shortest line found first."""
+    from .api import hints
+
+    deal = load_from_options(seed, convention, deal_file, shape)
+    chosen = rules_from_options(**rules)
+    try:
+        found = hints(deal, chosen, timeout=timeout, memory_mb=memory)
+    except KeyboardInterrupt:
+        click.echo("dsolve: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    if as_json:
+        click.echo(json.dumps([{"move": str(h.move), "verdict": h.verdict,
+                                "moves_to_win": len(h.result.moves) if h.verdict == "winnable" else None,
+                                "nodes": h.result.nodes, "seconds": round(h.result.seconds, 6)}
+                               for h in found]))
+        return
+    words = {"winnable": "keeps the game winnable", "unwinnable": "loses the game",
+             "unknown": f"unknown within {timeout:g} s"}
+    notation = max((len(str(h.move)) for h in found), default=0)
+    for h in found:
+        won = f" ({len(h.result.moves)} more moves)" if h.verdict == "winnable" else ""
+        click.echo(f"{str(h.move):<{notation}}  {words[h.verdict]}{won}  ({h.move.describe()})")
+    if not found:
+        click.echo("no legal move")
 
 
 # --- surveys -----------------------------------------------------------------------------------

@@ -268,9 +268,12 @@ def exact(index: int) -> Deal:
 
 
 def exact_index(deal: Deal) -> int:
-    """The inverse of :func:`exact`: the index of a standard 52-card, 7-pile deal."""
+    """The inverse of :func:`exact`: the index of a standard 52-card, 7-pile deal as dealt."""
     if deal.shape != STANDARD:
         raise InputError(f"exact indices number standard 4x13/7 deals, not {deal.shape}")
+    if not deal.dealt:
+        raise InputError("exact indices number deals as dealt, not games in progress or "
+                         "layouts with more cards face up")
     layout = [_TO_LONELYBOT[c] for c in deal.cards]
     index = 0
     for i in range(_N_CARDS - 1, 0, -1):

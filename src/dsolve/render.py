@@ -4,7 +4,7 @@ from __future__ import annotations
 import textwrap
 from itertools import zip_longest
 
-from .cards import STANDARD, card_name
+from .cards import RANKS, STANDARD, SUITS, card_name
 from .deal import Deal
 from .deals import exact_index
 
@@ -22,18 +22,29 @@ def render(deal: Deal) -> str:
     lines.append("")
     lines.extend(textwrap.wrap(f"stock, {len(deal.stock)} cards, first turned first: {stock}",
                                width=78, subsequent_indent="  "))
+    if deal.in_progress:
+        waste = " ".join(map(card_name, deal.waste)) or "(empty)"
+        lines.extend(textwrap.wrap(f"waste, bottom to top: {waste}", width=78, subsequent_indent="  "))
+        home = [f"{SUITS[suit]}: {RANKS[height - 1] if height else '-'}"
+                for suit, height in enumerate(deal.foundations)]
+        lines.append(f"foundations {'  '.join(home)}   pass {deal.passes_used}")
     lines.append("[..] = face down")
     return "\n".join(lines)
 
 
 def deal_json(deal: Deal) -> dict:
-    """``tableau`` (piles bottom -> top), ``stock`` (first turned first), ``face_down`` (per pile)
-    and, for a standard 52-card deal, ``exact`` (its 256-bit index, a decimal string)."""
+    """``tableau`` (piles bottom -> top), ``stock`` (first turned first), ``face_down`` (per pile);
+    for a game in progress ``waste`` (bottom -> top), ``foundations`` (heights by suit, C H S D)
+    and ``passes_used``; for a standard 52-card deal as dealt, ``exact`` (its 256-bit index, a
+    decimal string)."""
     out: dict = {
         "tableau": [[card_name(c) for c in pile] for pile in deal.tableau],
         "stock": [card_name(c) for c in deal.stock],
         "face_down": list(deal.face_down),
     }
-    if deal.shape == STANDARD:
+    if deal.in_progress:
+        out.update(waste=[card_name(c) for c in deal.waste], foundations=list(deal.foundations),
+                   passes_used=deal.passes_used)
+    if deal.shape == STANDARD and deal.dealt:
         out["exact"] = str(exact_index(deal))
     return out

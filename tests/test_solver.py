@@ -23,13 +23,14 @@ import dataclasses
 import functools
 import os
 import random
+from pathlib import Path
 from unittest import mock
 
 import pytest
 
 from dsolve.api import solve
 from dsolve.cards import DeckShape
-from dsolve.dealfiles import dump_deal, parse_deal
+from dsolve.dealfiles import dump_deal, load_deal, parse_deal
 from dsolve.deal import Deal
 from dsolve.deals import make_deal
 from dsolve.referee import random_position, random_small_deal, replay, search
@@ -436,6 +437,17 @@ def test_more_face_up_cards_never_lose_a_win(rules):
                 assert result.verdict == WINNABLE, describe(variant, rules, f"seed {seed}: won as "
                                                                             "dealt, lost face up")
     assert compared >= 2 * DEFAULT_SEEDS
+
+
+@pytest.mark.parametrize("name", ["klondikeSM1.json", "klondikeSM2.json"])
+def test_solvitaires_all_face_up_deal_files_are_won(name):
+    """Solvitaire's own deal presets list every tableau card face up; Solvitaire solves both at
+    draw 3 (and the same deals dealt the usual way are won too). Each line replays."""
+    deal = load_deal(Path(__file__).parent / "data" / name)
+    assert deal.face_down == (0,) * 7
+    assert solved(deal, Rules(3), timeout=SOLVE_TIMEOUT).verdict == WINNABLE
+    dealt = dataclasses.replace(deal, face_down=None)
+    assert solved(dealt, Rules(3), timeout=SOLVE_TIMEOUT).verdict == WINNABLE
 
 
 PASSES_CHAINS = {f"draw{d}": [Rules(d, p) for p in (1, 2, 3, None)] for d in (1, 3)}

@@ -124,3 +124,33 @@ def test_a_position_in_a_pass_beyond_the_rules_is_refused(won_and_lost):
     middle, _ = won_and_lost
     with pytest.raises(InputError, match="in pass 3, but the rules allow 2"):
         solve(dataclasses.replace(middle, passes_used=3), Rules(3, 2))
+
+
+def test_an_illegal_line_from_the_core_is_a_bug_report_with_the_deal(monkeypatch):
+    """Should the core ever report a line the referee rejects: one error naming the deal and the
+    rules (exit code 70 from the CLI), never a traceback or a verdict."""
+    from dsolve import _core
+    from dsolve.errors import SolverBug
+
+    bogus = (1, [(_core.TABLEAU_FOUNDATION, 0, 0, 0, 0, 51)], 1, 0.0, 1, "", [])
+    monkeypatch.setattr(_core, "solve_position", lambda *args, **kwargs: bogus)
+    with pytest.raises(SolverBug, match=r"please report it with this deal: \{ \"tableau piles\""):
+        solve(make_deal("solvitaire", SEED), STANDARD_RULES)
+    out = run("check", str(SEED))
+    assert out.exit_code == 70 and out.stdout == ""
+    assert out.stderr.startswith("dsolve: internal error: the solver's winning line is wrong")
+    assert len(out.stderr.splitlines()) == 1
+
+
+def test_a_layout_the_core_cannot_hold_is_refused():
+    """A pile with more hidden cards than the core's fixed pile size leaves room for is refused
+    with one line, not decided."""
+    deal = make_deal("solvitaire", 1)
+    order = [c for p in deal.tableau for c in p] + list(deal.stock)
+    # 21 face-up cards in pile 1, no two of them a run: 20 hidden below a top card.
+    pile = sorted(order, key=lambda c: (c % 4, c // 4))[:21]
+    rest = [c for c in order if c not in pile]
+    tableau = (tuple(pile),) + tuple(tuple(rest[i:i + 1]) for i in range(6))
+    wide = dataclasses.replace(deal, tableau=tableau, face_down=(0,) * 7, stock=tuple(rest[6:]))
+    with pytest.raises(InputError, match="pile 1 has 20 hidden cards; the native core holds at most 19"):
+        solve(wide, STANDARD_RULES)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from . import _core
 from .deal import Deal
 from .deals import make_deal
-from .errors import InputError
+from .dealfiles import dump_deal
+from .errors import InputError, SolverBug
 from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
                     TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
-from .referee import Game
+from .referee import Game, IllegalMove
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Hint, Result
 from .rules import STANDARD_RULES, Rules
 
@@ -47,7 +48,11 @@ def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
             passes_used=deal.passes_used)
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
-    moves = expand_line(deal, rules, line) if verdict == 1 else ()
+    try:
+        moves = expand_line(deal, rules, line) if verdict == 1 else ()
+    except (IllegalMove, RuntimeError) as err:
+        raise SolverBug(f"the solver's winning line is wrong ({err}) under {rules}; please report "
+                        f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}") from None
     return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, tuple(dead))
 
 

@@ -25,7 +25,7 @@ from .cards import STANDARD, DeckShape, card_name
 from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, exact_index, make_deal
-from .errors import InputError
+from .errors import InputError, SolverBug
 from .render import deal_json, render
 from .solution import narrate
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
@@ -37,6 +37,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONVENTION = "solvitaire"
 # Bare ``dsolve``: click (>= 8.2) shows the help through this usage error; let it.
 _HELP_REQUEST = getattr(click.exceptions, "NoArgsIsHelpError", ())
+EXIT_DECIDED, EXIT_UNKNOWN, EXIT_SOLVER_BUG, EXIT_INTERRUPTED = 0, 3, 70, 130
 
 
 class CliError(click.ClickException):
@@ -56,6 +57,9 @@ def _one_line_errors() -> Iterator[None]:
         raise
     except InputError as err:
         raise CliError(" ".join(str(err).split())) from None
+    except SolverBug as err:
+        click.echo(f"dsolve: internal error: {err}", err=True)
+        sys.exit(EXIT_SOLVER_BUG)
     except click.UsageError as err:
         hint = f" (see '{err.ctx.command_path} --help')" if err.ctx else ""
         raise CliError(" ".join(err.format_message().split()) + hint) from None
@@ -201,8 +205,6 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 
 # --- check -------------------------------------------------------------------------------------
 
-EXIT_DECIDED, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 3, 130
-
 
 @main.command()
 @deal_options
@@ -237,6 +239,7 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
       0    decided: winnable or unwinnable
       3    unknown: --timeout, --max-nodes or --memory ran out first
       2    usage error or bad input
+      70   internal error: the solver's line failed the referee (a bug; the message holds the deal)
       130  interrupted (Ctrl-C)
     """
     from .api import solve  # the native core: loaded by the commands that solve only

@@ -263,11 +263,14 @@ SUIT_SWAPS = {"clubs-spades": lambda c: c ^ 2 if c % 2 == 0 else c, "both-colour
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)
 def test_quick_keys_match_the_keys_of_the_positions_made(rules):
     """The search keys most children without making them (quick_key): on full deals and small
-    ones, every such key equals the key of the position the move makes."""
+    ones, games in progress and layouts with locked runs, every such key equals the key of the
+    position the move makes."""
     from dsolve import _core
     rng = random.Random(f"quick {rules}")
     deals = [make_deal("solvitaire", seed) for seed in (1, 7, 22, 469)]
     deals += [random_small_deal(rng, DeckShape.parse("4x6/5")) for _ in range(20)]
+    deals += [random_position(rng, DeckShape.parse("4x6/5"), rules, rng.randrange(30)) for _ in range(20)]
+    deals += [variant for seed in (2, 3) for variant in face_up_variants(make_deal("solvitaire", seed), rng)]
     _core.quick_key_check(True)
     try:
         for deal in deals:

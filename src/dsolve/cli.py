@@ -88,7 +88,8 @@ def deal_options(command: F) -> F:
                      help=f"how SEED numbers deals: {', '.join(CONVENTIONS)} "
                           f"(default {DEFAULT_CONVENTION})"),
         click.option("--file", "deal_file", metavar="PATH",
-                     help="read the deal from a file (Solvitaire JSON or dsolve text) instead"),
+                     help="read the deal from a file instead: Solvitaire JSON, dsolve text, or "
+                          "Klondike-Solver's deck string or PySol board (told apart by content)"),
         click.option("--shape", metavar="SxR/C",
                      help="deck for a generated deal: suits x ranks / columns, e.g. 3x5/4 "
                           "(default 4x13/7)"),
@@ -182,7 +183,8 @@ def show(seed: str | None, convention: str | None, deal_file: str | None, shape:
 @main.command()
 @deal_options
 @click.option("--to", "fmt", required=True, type=click.Choice([*FORMATS, "exact"]),
-              help="json: Solvitaire's deal file; text: dsolve's layout; exact: the 256-bit index")
+              help="json: Solvitaire's deal file; text: dsolve's layout; ks: Klondike-Solver's deck "
+                   "string; pysol: Klondike-Solver's PySol board; exact: the 256-bit index")
 @click.option("--out", metavar="PATH", help="write to PATH instead of standard output")
 def convert(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
             fmt: str, out: str | None) -> None:

@@ -36,6 +36,8 @@ Without a ``shape:`` line (and always in JSON) the deck is inferred from the car
 up to the highest present, the number of piles, and two decks if there are more than one and a half
 decks' worth of cards. ``Deal`` then checks the card counts and duplicates.
 
+**Klondike-Solver**'s deck strings (``ks``) and PySol boards (``pysol``): see :mod:`dsolve.ksformat`.
+
 :func:`load_deal` tells the formats apart by content (and a ``.json`` name) and reads at most
 :data:`MAX_FILE_BYTES`, so an endless or huge file is refused, not read into memory.
 """
@@ -45,11 +47,12 @@ import json
 import re
 from pathlib import Path
 
+from . import ksformat
 from .cards import RANKS, STANDARD, DeckShape, card_name, parse_card, rank_of, suit_of
 from .deal import Deal
 from .errors import InputError, shown
 
-FORMATS = ("json", "text")
+FORMATS = ("json", "text", "ks", "pysol")
 MAX_FILE_BYTES = 1 << 20
 """The largest deal file read (a real one is a few KB)."""
 _TABLEAU, _STOCK = "tableau piles", "stock"
@@ -68,8 +71,11 @@ def load_deal(path: str | Path) -> Deal:
 
 
 def detect_format(text: str, name: str = "") -> str:
-    """JSON if the file is named ``*.json`` or starts with ``{``, dsolve's ``text`` otherwise."""
-    return "json" if name.lower().endswith(".json") or text.lstrip().startswith("{") else "text"
+    """JSON if the file is named ``*.json`` or starts with ``{``; Klondike-Solver's ``ks`` or
+    ``pysol`` if its first line (not blank or a comment) is theirs; dsolve's ``text`` otherwise."""
+    if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+        return "json"
+    return ksformat.detect(text) or "text"
 
 
 def parse_deal(text: str, fmt: str) -> Deal:
@@ -197,7 +203,8 @@ def _json_pile(items: object, where: str) -> tuple[list[int], int]:
 
 def _json_card(item: str, where: str) -> int:
     rank = item[:-1]
-    if len(rank) <= 2 and rank.isdecimal() and 1 <= int(rank) <= len(RANKS):  # Solvitaire's numeric ranks, 1 = A .. 13 = K
+    # Solvitaire's numeric ranks, 1 = A .. 13 = K
+    if len(rank) <= 2 and rank.isdecimal() and 1 <= int(rank) <= len(RANKS):
         rank = RANKS[int(rank) - 1]
     try:
         return parse_card(rank + item[-1:])
@@ -291,5 +298,7 @@ def _dump_text(deal: Deal) -> str:
     return "\n".join(lines) + "\n"
 
 
-_PARSERS = {"json": _parse_json, "text": _parse_text}
-_WRITERS = {"json": _dump_json, "text": _dump_text}
+_PARSERS = {"json": _parse_json, "text": _parse_text,
+            "ks": ksformat.parse_deck_file, "pysol": ksformat.parse_board_file}
+_WRITERS = {"json": _dump_json, "text": _dump_text,
+            "ks": ksformat.dump_deck_string, "pysol": ksformat.dump_board}

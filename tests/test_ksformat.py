@@ -54,7 +54,7 @@ def printed_boards() -> list[tuple[str, str]]:
 BOARDS = printed_boards()
 
 
-def test_printed_boards_cover_games_decks_and_a_file():
+def test_printed_boards_cover_games_decks_and_files():
     kinds = [label.split()[0] for label, _ in BOARDS]
     assert kinds.count("game") >= 5 and kinds.count("deck") >= 8 and kinds.count("file") == 2
 

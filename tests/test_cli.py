@@ -69,7 +69,7 @@ def test_show_small_shape_and_file(tmp_path):
     assert ok("show", "--file", str(path)) == ok("show", "3", "--shape", "3x5/4")
 
 
-@pytest.mark.parametrize("fmt, suffix", [("json", ".json"), ("text", ".txt")])
+@pytest.mark.parametrize("fmt, suffix", [("json", ".json"), ("text", ".txt"), ("ks", ".txt"), ("pysol", ".txt")])
 @pytest.mark.parametrize("convention, seed", [("solvitaire", "1"), ("klondike-solver", "7"), ("greenfelt", "3")])
 def test_convert_round_trip(tmp_path, fmt, suffix, convention, seed):
     deal = make_deal(convention, seed)
@@ -161,6 +161,8 @@ def test_bad_deal_files(tmp_path, name, message):
     (["rules", "--rules", "draw=1,colour=red"], "bad rules item 'colour=red'"),
     (["convert", "--to", "exact", "--shape", "3x5/4"], "exact indices number standard 4x13/7 deals"),
     (["convert", "--to", "xml"], "Invalid value for '--to'"),
+    (["convert", "--to", "ks", "--shape", "3x5/4"], "Klondike-Solver plays the standard 4x13/7 game only"),
+    (["convert", "--to", "pysol", "--shape", "3x5/4"], "Klondike-Solver plays the standard 4x13/7 game only"),
     (["convert"], "Missing option '--to'"),
     (["convert", "--to", "json", "--out", "/no/such/dir/deal.json"], "cannot write '/no/such/dir/deal.json'"),
     (["nosuch"], "No such command 'nosuch'"),

@@ -93,7 +93,8 @@ def deal_options(command: F) -> F:
                      help=f"how SEED numbers deals: {', '.join(CONVENTIONS)} "
                           f"(default {DEFAULT_CONVENTION})"),
         click.option("--file", "deal_file", metavar="PATH",
-                     help="read the deal from a file (Solvitaire JSON or dsolve text) instead"),
+                     help="read the deal from a file instead: Solvitaire JSON, dsolve text, or "
+                          "Klondike-Solver's deck string or PySol board (told apart by content)"),
         click.option("--shape", metavar="SxR/C",
                      help="deck for a generated deal: suits x ranks / columns, e.g. 3x5/4 "
                           "(default 4x13/7)"),
@@ -187,7 +188,8 @@ def show(seed: str | None, convention: str | None, deal_file: str | None, shape:
 @main.command()
 @deal_options
 @click.option("--to", "fmt", required=True, type=click.Choice([*FORMATS, "exact"]),
-              help="json: Solvitaire's deal file; text: dsolve's layout; exact: the 256-bit index")
+              help="json: Solvitaire's deal file; text: dsolve's layout; ks: Klondike-Solver's deck "
+                   "string; pysol: Klondike-Solver's PySol board; exact: the 256-bit index")
 @click.option("--out", metavar="PATH", help="write to PATH instead of standard output")
 def convert(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
             fmt: str, out: str | None) -> None:
@@ -215,7 +217,7 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 @click.option("--boards", is_flag=True, help="with the winning line, draw the board after each move")
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object: verdict, moves, move_count, nodes, seconds, table_peak, "
-                   "limit, rules, seed, convention, file, shape")
+                   "limit, dead_cards, rules, seed, convention, file, shape")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
               help="give up after S seconds (verdict unknown)")
 @click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",

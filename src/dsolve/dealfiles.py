@@ -40,6 +40,11 @@ progress may add ``waste: ...`` (bottom -> top: the last card is the one in play
 Without a ``shape:`` line (and always in JSON) the deck is inferred from the cards: suits and ranks
 up to the highest present, the number of piles, and two decks if there are more than one and a half
 decks' worth of cards. ``Deal`` then checks the card counts and duplicates.
+
+**Klondike-Solver**'s deck strings (``ks``) and PySol boards (``pysol``): see :mod:`dsolve.ksformat`.
+
+:func:`load_deal` tells the formats apart by content (and a ``.json`` name) and reads at most
+:data:`MAX_FILE_BYTES`, so an endless or huge file is refused, not read into memory.
 """
 from __future__ import annotations
 
@@ -48,46 +53,71 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import ksformat
 from .cards import RANKS, STANDARD, SUITS, DeckShape, card_name, make_card, parse_card, rank_of, suit_of
 from .deal import Deal
-from .errors import InputError
+from .errors import InputError, shown
 
-FORMATS = ("json", "text")
+FORMATS = ("json", "text", "ks", "pysol")
+MAX_FILE_BYTES = 1 << 20
+"""The largest deal file read (a real one is a few KB)."""
 _TABLEAU, _STOCK, _WASTE, _FOUNDATIONS, _PASSES = "tableau piles", "stock", "waste", "foundations", "passes used"
+_MAX_JSON_DEPTH = 16  # a deal file nests 3 deep; json.loads recurses once per level
 
 
 def load_deal(path: str | Path) -> Deal:
-    """Read a deal file: JSON if it is named ``*.json`` or starts with ``{``, text otherwise."""
+    """Read a deal file in the format :func:`detect_format` finds."""
     path = Path(path)
+    text = _read_text(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read deal file {str(path)!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read deal file {str(path)!r}: not a text file") from None
-    fmt = "json" if path.suffix.lower() == ".json" or text.lstrip().startswith("{") else "text"
-    try:
-        return parse_deal(text, fmt)
+        return parse_deal(text, detect_format(text, path.name))
     except InputError as err:
         raise InputError(f"{path}: {err}") from None
 
 
+def detect_format(text: str, name: str = "") -> str:
+    """JSON if the file is named ``*.json`` or starts with ``{``; Klondike-Solver's ``ks`` or
+    ``pysol`` if its first line (not blank or a comment) is theirs; dsolve's ``text`` otherwise."""
+    if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+        return "json"
+    return ksformat.detect(text) or "text"
+
+
 def parse_deal(text: str, fmt: str) -> Deal:
-    """Parse the contents of a deal file in format ``fmt`` (``json`` or ``text``)."""
-    if fmt == "json":
-        return _parse_json(text)
-    if fmt == "text":
-        return _parse_text(text)
-    raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
+    """Parse the contents of a deal file in format ``fmt`` (one of :data:`FORMATS`)."""
+    _check_format(fmt)
+    return _PARSERS[fmt](text)
 
 
 def dump_deal(deal: Deal, fmt: str) -> str:
-    """The deal as the contents of a file in format ``fmt`` (``json`` or ``text``)."""
-    if fmt == "json":
-        return _dump_json(deal)
-    if fmt == "text":
-        return _dump_text(deal)
-    raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
+    """The deal as the contents of a file in format ``fmt`` (one of :data:`FORMATS`)."""
+    _check_format(fmt)
+    return _WRITERS[fmt](deal)
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise InputError(f"unknown deal format {shown(fmt)} (expected one of: {', '.join(FORMATS)})")
+
+
+def _read_text(path: Path) -> str:
+    """The file's text, read in one bounded gulp (an endless file is cut off, then refused)."""
+    def refuse(reason: str) -> InputError:
+        return InputError(f"cannot read deal file {str(path)!r}: {reason}")
+
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise refuse(err.strerror or str(err)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise refuse(f"larger than {MAX_FILE_BYTES >> 20} MiB (a deal file is a few KB)")
+    try:
+        if b"\0" not in data:
+            return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    raise refuse("not a text file")
 
 
 def _build(piles: list[list[int]], face_down: list[int], stock: list[int], shape: DeckShape | None,
@@ -120,17 +150,25 @@ def _infer_shape(piles: list[list[int]], stock: list[int], waste: Sequence[int],
 
 # --- Solvitaire JSON ---------------------------------------------------------------------------
 
+# A JSON string (to the end of the text if it is not closed), or a bracket. Each string is matched
+# once and never given back, so the scan is linear whatever the text.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[][{}]', re.DOTALL)
+
+
 def _parse_json(text: str) -> Deal:
+    _check_json_depth(text)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"bad JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    except ValueError:  # int() refuses a number of thousands of digits
+        raise InputError("bad JSON: a number too long to read") from None
     if not isinstance(doc, dict):
         raise InputError("a Solvitaire deal must be a JSON object")
     known = (_TABLEAU, _STOCK, _WASTE, _FOUNDATIONS, _PASSES)
     for key in doc:
         if key not in known:
-            raise InputError(f"unknown key {key!r} (a Klondike deal has {', '.join(map(repr, known))})")
+            raise InputError(f"unknown key {shown(key)} (a Klondike deal has {', '.join(map(repr, known))})")
     for key in (_TABLEAU, _STOCK):
         if key not in doc:
             raise InputError(f"missing key {key!r}")
@@ -160,6 +198,23 @@ def _parse_json(text: str) -> Deal:
     return _build(tableau, face_down, stock[::-1], None, waste, home, passes_used)
 
 
+def _check_json_depth(text: str) -> None:
+    """Refuse arrays and objects nested deeper than a deal's, before ``json.loads`` recurses.
+
+    Brackets inside strings do not count; where the strings found here and the JSON parser's
+    differ, the text is not JSON and the parser stops there, before the difference."""
+    depth = deepest = 0
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif first in "]}":
+            depth -= 1
+    if deepest > _MAX_JSON_DEPTH:
+        raise InputError(f"bad JSON: nested {deepest} deep (a deal file nests 3 deep)")
+
+
 def _json_pile(items: object, where: str) -> tuple[list[int], int]:
     """Cards of a JSON pile and how many at its bottom are face down (lower-case suit)."""
     if not isinstance(items, list) or not all(isinstance(s, str) for s in items):
@@ -176,12 +231,13 @@ def _json_pile(items: object, where: str) -> tuple[list[int], int]:
 
 def _json_card(item: str, where: str) -> int:
     rank = item[:-1]
-    if rank.isdecimal() and 1 <= int(rank) <= len(RANKS):  # Solvitaire's numeric ranks, 1 = A .. 13 = K
+    # Solvitaire's numeric ranks, 1 = A .. 13 = K
+    if len(rank) <= 2 and rank.isdecimal() and 1 <= int(rank) <= len(RANKS):
         rank = RANKS[int(rank) - 1]
     try:
         return parse_card(rank + item[-1:])
     except InputError:
-        raise InputError(f"{where}: unknown card {item!r} (expected e.g. AS, 10H, qd)") from None
+        raise InputError(f"{where}: unknown card {shown(item)} (expected e.g. AS, 10H, qd)") from None
 
 
 def _dump_json(deal: Deal) -> str:
@@ -204,7 +260,7 @@ def _dump_json(deal: Deal) -> str:
 
 # --- plain text --------------------------------------------------------------------------------
 
-_PILE_KEY = re.compile(r"pile\s*(\d+)")
+_PILE_KEY = re.compile(r"pile\s*([0-9]{1,9})")
 
 
 _TEXT_KEYS = ("stock", "shape", "waste", "foundations", "passes used")
@@ -225,7 +281,7 @@ def _parse_text(text: str) -> Deal:
         try:
             if not sep or not (pile_key or key in _TEXT_KEYS):
                 raise InputError(f"expected 'pile N:' or one of {', '.join(k + ':' for k in _TEXT_KEYS)} "
-                                 f"got {line!r}")
+                                 f"got {shown(line)}")
             if key in seen:
                 raise InputError(f"{key} given twice")
             if key == "shape":
@@ -234,7 +290,7 @@ def _parse_text(text: str) -> Deal:
                 stock = seen[key] = _text_cards(value)
             elif key == "passes used":
                 if not value.strip().isdecimal():
-                    raise InputError(f"passes used must be a whole number, got {value.strip()!r}")
+                    raise InputError(f"passes used must be a whole number, got {shown(value.strip())}")
                 seen[key] = int(value)
             elif key in ("waste", "foundations"):
                 seen[key] = _text_cards(value)
@@ -290,3 +346,9 @@ def _dump_text(deal: Deal) -> str:
                                                  if height)]))
         lines.append(f"passes used: {deal.passes_used}")
     return "\n".join(lines) + "\n"
+
+
+_PARSERS = {"json": _parse_json, "text": _parse_text,
+            "ks": ksformat.parse_deck_file, "pysol": ksformat.parse_board_file}
+_WRITERS = {"json": _dump_json, "text": _dump_text,
+            "ks": ksformat.dump_deck_string, "pysol": ksformat.dump_board}

@@ -329,6 +329,18 @@ def test_a_card_carried_in_a_locked_run_is_no_dead_end():
     assert solved(deal, rules).verdict == WINNABLE
 
 
+def test_twins_are_not_blocked_by_a_locked_run_that_carries_one():
+    """3S lies above its lower clubs and spades and on its parent 4H, with its twin 3C on top: the
+    twin-blocking pattern, but 3S sits in the locked run 4H 3S, which goes into a space as one
+    once 3C has moved onto 4D. Won; the twin test must not count 3S as moving only alone (with
+    that count it called this deal lost at the root)."""
+    deal = parse_deal("shape: 4x4/4\npile 1: | AC AS 4H 3S 3C\npile 2: 4D\npile 3:\npile 4:\n"
+                      "stock: AH 2H 3H AD 2D 3D 4C 4S 2C 2S", "text")
+    rules = Rules(1)
+    assert search(deal, rules).winnable
+    assert solved(deal, rules).verdict == WINNABLE
+
+
 def twin_blocked_deal(rng: random.Random, spoil: bool) -> Deal:
     """A random 4x5/5 deal whose last pile is, bottom to top, a shuffle of (a lower card of
     t1's suit, a lower card of t2's suit, a parent of both) then t2, then its twin t1: the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import sys
 import tempfile
@@ -70,6 +71,30 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         with _one_line_errors():
             return super().invoke(ctx)
+
+
+class _SeedCommand(click.Command):
+    """A command taking a SEED that may be typed negative: ``-5`` is taken for the seed (which its
+    convention then refuses by range), not for an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                       for name in p.opts}
+        options: list[str] = []
+        negative: list[str] = []
+        for arg in args:
+            if arg == "--":
+                break
+            if _NEGATIVE.fullmatch(arg) and not (options and options[-1] in takes_value):
+                negative.append(arg)
+            else:
+                options.append(arg)
+        if negative:
+            args = options + ["--", *negative, *args[len(options) + len(negative) + 1:]]
+        return super().parse_args(ctx, args)
+
+
+_NEGATIVE = re.compile(r"-[0-9]+")
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
@@ -168,7 +193,7 @@ def rules_command(**options: Any) -> None:
     click.echo("--draw, --passes, --empty and --worry/--no-worry override --preset or --rules.")
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @click.option("--json", "as_json", is_flag=True,
               help="print JSON: tableau (bottom -> top), stock (first turned first), face_down, exact")
@@ -179,7 +204,7 @@ def show(seed: str | None, convention: str | None, deal_file: str | None, shape:
     click.echo(json.dumps(deal_json(deal)) if as_json else render(deal))
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @click.option("--to", "fmt", required=True, type=click.Choice([*FORMATS, "exact"]),
               help="json: Solvitaire's deal file; text: dsolve's layout; exact: the 256-bit index")
@@ -203,7 +228,7 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 EXIT_DECIDED, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 3, 130
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
 @click.option("--solution", is_flag=True, help="print the winning line, one numbered step a line")

@@ -12,42 +12,56 @@ from . import _core
 from .deal import Deal
 from .deals import make_deal
 from .errors import InputError
+from .limits import checked_limit, default_memory_mb
 from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
                     TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
 from .referee import Game
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Result
 from .rules import STANDARD_RULES, Rules
 
-DEFAULT_MEMORY_MB = 1024
 _EMPTY_CODES = {"king": 0, "any": 1, "none": 2}
 _VERDICTS = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}
 
 
-def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
-          timeout: float | None = None, memory_mb: float | None = None) -> Result:
-    """Decide ``deal`` under ``rules``.
+def _rules(rules: Rules | str) -> Rules:
+    """``rules`` itself, or the rules a preset name or rules string gives."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.parse(rules)
+    raise InputError(f"rules must be a Rules, a preset name or a rules string, got {rules!r}")
 
-    ``max_nodes``, ``timeout`` (seconds) and ``memory_mb`` (transposition table) bound the search;
-    when one runs out the verdict is ``unknown`` and ``Result.limit`` names it.
+
+def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
+          timeout: float | None = None, memory_mb: float | None = None) -> Result:
+    """Decide ``deal`` under ``rules`` (a :class:`Rules`, a preset name or a rules string).
+
+    ``max_nodes`` (positions), ``timeout`` (seconds) and ``memory_mb`` (the transposition tables'
+    memory, default :func:`default_memory_mb`) bound the search; each is ``None`` or a positive
+    finite number. When the positions or seconds run out the verdict is ``unknown`` and
+    ``Result.limit`` says why (see :data:`dsolve.result.LIMITS`).
     """
+    rules = _rules(rules)
     if deal.shape.decks != 1:
         raise InputError("two-deck deals are not supported by the solver yet")
-    for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("memory_mb", memory_mb)):
-        if value is not None and value <= 0:
-            raise InputError(f"{name} must be positive, got {value}")
+    max_nodes = checked_limit("max_nodes", max_nodes, integer=True)
+    timeout = checked_limit("timeout", timeout)
+    memory_mb = checked_limit("memory_mb", memory_mb) or default_memory_mb()
     verdict, line, nodes, seconds, peak, limit = _core.solve_position(
         [list(p) for p in deal.tableau], list(deal.face_down), list(deal.stock),
         deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
-        _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
-        memory_mb or DEFAULT_MEMORY_MB)
+        _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0, memory_mb)
     moves = expand_line(deal, rules, line) if verdict == 1 else ()
-    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit)
+    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, memory_mb)
 
 
-def check(seed: int | str, rules: Rules = STANDARD_RULES, convention: str = "solvitaire",
-          **limits: float | None) -> Result:
-    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`)."""
-    return solve(make_deal(convention, seed), rules, **limits)  # type: ignore[arg-type]
+def check(seed: int | str, rules: Rules | str = STANDARD_RULES, convention: str = "solvitaire", *,
+          max_nodes: int | None = None, timeout: float | None = None,
+          memory_mb: float | None = None) -> Result:
+    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`); the rest
+    as :func:`solve`."""
+    return solve(make_deal(convention, seed), rules, max_nodes=max_nodes, timeout=timeout,
+                 memory_mb=memory_mb)
 
 
 def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[Move, ...]:

@@ -27,6 +27,7 @@ from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, exact_index, make_deal
 from .errors import InputError
+from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
 from .render import deal_json, render
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
 
@@ -104,6 +105,27 @@ def main() -> None:
 
 
 # --- shared options ----------------------------------------------------------------------------
+
+class _Limit(click.ParamType):
+    """A solve's budget: a positive finite number (a whole one with ``integer``), the library's rule."""
+
+    name = "limit"
+
+    def __init__(self, integer: bool = False) -> None:
+        self.integer = integer
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = param.opts[0] if param is not None else "limit"
+        try:
+            number = (int if self.integer else float)(value)
+        except (TypeError, ValueError):
+            number = value
+        return checked_limit(name, number, self.integer)
+
+
+_MEMORY_HELP = (f"default: {MEMORY_SHARE:.0%} of the memory available, split among the solves running "
+                f"at once, at most {MAX_MEMORY_MB} MB")
+
 
 def deal_options(command: F) -> F:
     """Add ``SEED``, ``--deal``, ``--file`` and ``--shape``; pass them to :func:`load_from_options`."""
@@ -234,13 +256,12 @@ EXIT_DECIDED, EXIT_UNKNOWN, EXIT_INTERRUPTED = 0, 3, 130
 @click.option("--solution", is_flag=True, help="print the winning line, one numbered step a line")
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object: verdict, moves, move_count, nodes, seconds, table_peak, "
-                   "limit, rules, seed, convention, file, shape")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="give up after S seconds (verdict unknown)")
-@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="memory for the transposition table (default 1024); when it is full the search "
-                   "goes on without storing more positions")
-@click.option("--max-nodes", type=click.IntRange(min=1), metavar="N",
+                   "limit, memory_mb, rules, seed, convention, file, shape")
+@click.option("--timeout", type=_Limit(), metavar="S", help="give up after S seconds (verdict unknown)")
+@click.option("--memory", type=_Limit(), metavar="MB",
+              help=f"memory for the transposition tables ({_MEMORY_HELP}); when they are full the "
+                   "search goes on without storing more positions")
+@click.option("--max-nodes", type=_Limit(integer=True), metavar="N",
               help="give up after N positions (verdict unknown)")
 def check(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
           solution: bool, as_json: bool, timeout: float | None, memory: float | None,
@@ -253,7 +274,8 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     \b
     Exit codes:
       0    decided: winnable or unwinnable
-      3    unknown: --timeout, --max-nodes or --memory ran out first
+      3    unknown: --timeout or --max-nodes ran out first (after the table
+           filled, if it did: see --memory)
       2    usage error or bad input
       130  interrupted (Ctrl-C)
     """
@@ -269,7 +291,7 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     if deal_file is not None:
         label, number, conv = deal_file, None, None
     else:
-        number = "1" if seed is None else seed
+        number = "1" if seed is None else str(int(seed))  # a valid decimal by now: 007 is seed 7
         conv = convention or DEFAULT_CONVENTION
         details = [c for c in (None if conv == DEFAULT_CONVENTION else conv, shape) if c is not None]
         label = f"seed {number}" + (f" ({', '.join(details)})" if details else "")
@@ -278,12 +300,14 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
             "verdict": result.verdict, "moves": [str(m) for m in result.moves],
             "move_count": len(result.moves), "nodes": result.nodes,
             "seconds": round(result.seconds, 6), "table_peak": result.table_peak,
-            "limit": result.limit or None, "rules": str(chosen),
-            "seed": None if number is None else (int(number) if number.isdigit() else number),
+            "limit": result.limit or None, "memory_mb": result.memory_mb, "rules": str(chosen),
+            "seed": None if number is None else int(number),
             "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
     else:
         if result.verdict == "winnable":
             verdict = f"winnable in {len(result.moves)} moves"
+        elif result.limit == "table":
+            verdict = f"unknown (table full: {result.memory_mb:g} MB)"
         elif result.verdict == "unknown":
             verdict = f"unknown ({result.limit} limit reached)"
         else:
@@ -324,10 +348,11 @@ _RUN_OPTIONS = (
     click.option("--jobs", type=click.IntRange(min=1), metavar="N",
                  help="local worker processes (default: all cores)"),
     click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead"),
-    click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+    click.option("--timeout", type=_Limit(), metavar="S",
                  help="seconds per solve, then the deal counts as unknown"),
-    click.option("--memory", type=click.IntRange(min=1), metavar="MB", help="memory per solve"),
-    click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve"),
+    click.option("--memory", type=_Limit(integer=True), metavar="MB",
+                 help=f"table memory per solve ({_MEMORY_HELP})"),
+    click.option("--max-nodes", type=_Limit(integer=True), metavar="N", help="positions per solve"),
     click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
                  help="seeds per chunk of a new survey (default: 200 solves' worth)"),
 )

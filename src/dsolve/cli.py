@@ -378,14 +378,34 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
                       Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
 
 
-def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> None:
-    """Print the stats report, or with ``compare`` the compare table, of the survey in ``directory``."""
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _preset_labels(given: Iterable[str] = ()) -> dict[str, str]:
+    """Rules strings -> preset names to show for them: the presets ``given`` (as typed, without
+    single options changing them), and a preset whose rules no other preset shares."""
+    sharing: dict[str, list[str]] = {}
+    for p in PRESETS.values():
+        sharing.setdefault(str(p.rules), []).append(p.name)
+    labels = {rules: names[0] for rules, names in sharing.items() if len(names) == 1}
+    labels.update((str(preset(name)), name.strip().lower()) for name in given)
+    return labels
+
+
+def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5,
+            labels: dict[str, str] | None = None) -> None:
+    """Print the stats report, or with ``compare`` the compare table (rule sets named by
+    ``labels``, default :func:`_preset_labels`), of the survey in ``directory``."""
     from .stats import format_compare, format_stats, summarize
     from .survey import RunTime, finished, load
 
     manifest, table = load(Path(directory))
     summaries = summarize(table, manifest.rules, slowest)
     wall = RunTime.of(finished(Path(directory)))
+    if compare and not as_json:
+        labels = _preset_labels() if labels is None else labels
+        summaries = [dataclasses.replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
     if as_json:
         click.echo(json.dumps({"survey": dataclasses.asdict(manifest), "wall_time": dataclasses.asdict(wall),
                                "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
@@ -421,16 +441,18 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 
             limits = Limits(options["max_nodes"], options["timeout"], options["memory"])
             done = retry(out, limits, options["jobs"], options["scheduler"], progress=True)
-            click.echo(f"{done.rows} unknown rows solved again in {out} ({done.still_unknown} still unknown, "
-                       f"{done.chunks_written} chunks rewritten); see 'dsolve stats {out}'")
+            click.echo(f"{_plural(done.rows, 'unknown row')} solved again in {out} ({done.still_unknown} "
+                       f"still unknown, {_plural(done.chunks_written, 'chunk')} rewritten); "
+                       f"see 'dsolve stats {out}'")
             return
         run = survey_from_options(out, **options)
     except KeyboardInterrupt:
         click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
                    f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
         sys.exit(130)
-    click.echo(f"{run.seeds} seeds surveyed in {out} ({run.seeds_done_before} were done before, "
-               f"{run.chunks_written} chunks solved now); see 'dsolve stats {out}'")
+    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
+               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
+               f"{_plural(run.chunks_written, 'chunk')} solved now); see 'dsolve stats {out}'")
 
 
 @main.command()
@@ -460,7 +482,10 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
         _report(directory, as_json, compare=True)
         return
+    typed = [name for name in options["preset_name"]
+             if rules_from_options(name, None, options["draw"], options["passes"], options["empty"],
+                                   options["worry"]) == preset(name)]
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
-        _report(out or temp, as_json, compare=True)
+        _report(out or temp, as_json, compare=True, labels=_preset_labels(typed))
 

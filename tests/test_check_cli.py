@@ -99,8 +99,9 @@ def test_line_format_and_json_agree():
 
 def test_json_fields():
     data = check_json("2", "--preset", "standard-1", "--deal", "solvitaire")
-    assert set(data) == {"verdict", "moves", "move_count", "nodes", "seconds", "table_peak", "limit", "dead_cards",
-                         "rules", "seed", "convention", "file", "shape"}
+    assert set(data) == {"verdict", "moves", "move_count", "nodes", "seconds", "table_peak", "limit",
+                         "memory_mb", "dead_cards", "rules", "seed", "convention", "file", "shape"}
+    assert isinstance(data["memory_mb"], int) and data["memory_mb"] >= 256  # sized from the machine
     assert data["verdict"] == "winnable" and data["limit"] is None
     assert data["seed"] == 2 and data["convention"] == "solvitaire" and data["file"] is None
     assert data["shape"] == "4x13/7"
@@ -177,9 +178,32 @@ def test_max_nodes_gives_unknown_exit_3():
 
 
 def test_timeout_gives_unknown_exit_3():
-    data = check_json(*HARD, "--timeout", "0.02", code=3)
-    assert data["verdict"] == "unknown" and data["limit"] == "seconds"
+    data = check_json("90", "--timeout", "0.02", code=3)
+    assert data["verdict"] == "unknown" and data["limit"] == "time"
     assert data["seconds"] < 2
+    result = run("check", "90", "--timeout", "0.02")
+    assert re.fullmatch(r"seed 90: unknown \(time limit reached\)  \S+  nodes \d+  \d+\.\d{3} s\n",
+                        result.stdout), result.stdout
+
+
+def test_a_full_table_is_reported_with_its_memory():
+    data = check_json(*HARD, "--timeout", "0.05", code=3)
+    assert (data["verdict"], data["limit"], data["memory_mb"]) == ("unknown", "table", 0.001)
+    result = run("check", *HARD, "--max-nodes", "50000")
+    assert result.exit_code == 3
+    assert re.fullmatch(r"seed 90: unknown \(table full: 0\.001 MB\)  \S+  nodes 50000  \d+\.\d{3} s\n",
+                        result.stdout), result.stdout
+
+
+def test_max_nodes_is_exact():
+    assert check_json(*HARD, "--max-nodes", "1", code=3)["nodes"] == 1
+    assert check_json("90", "--max-nodes", "1500", code=3)["nodes"] == 1500
+
+
+def test_seed_is_echoed_as_a_number():
+    result = run("check", "007")
+    assert result.stdout.startswith("seed 7: "), result.stdout
+    assert check_json("007")["seed"] == 7 == check_json("+7")["seed"]
 
 
 def test_tiny_memory_still_decides():
@@ -225,6 +249,9 @@ def test_real_ctrl_c_exits_130_with_one_line():
     ["--empty", "queen"], ["--preset", "nope"], ["--rules", "draw=3,colour=red"],
     ["--preset", "standard", "--rules", "draw=1"], ["--deal", "nope"], ["abc"], ["-5"],
     ["--timeout", "0"], ["--timeout", "soon"], ["--max-nodes", "0"], ["--memory", "0"],
+    ["--timeout", "nan"], ["--timeout", "inf"], ["--memory", "nan"], ["--memory", "inf"],
+    ["--max-nodes", "1e3"], ["--max-nodes", "nan"], ["--passes", "0"], ["--rules", "passes=0"],
+    ["--passes", "inf"], ["--rules", "passes=none"],
     ["--memory", "-3"], ["--file", "/nonexistent/deal.txt"], ["1", "--file", "x.txt"],
     ["--shape", "9x9"], ["1", "2"], ["--bogus"],
 ])

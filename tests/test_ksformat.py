@@ -76,7 +76,8 @@ def test_reads_what_klondike_solver_deals(label, board):
 # --- writing ---------------------------------------------------------------------------------
 
 SEEDS = {"solvitaire": [1, 2, 90, 2**32 - 1], "klondike-solver": [0, 1, 37547, 2**31 - 1],
-         "greenfelt": [1, 5, 2**31 - 2], "pysol": [1, 31999, 32000, 10**12], "exact": [0, 10**60]}
+         "greenfelt": [1, 5, 2**31 - 2], "pysol": [1, 31999, 32000, 10**12], "exact": [0, 10**60],
+         "microsoft": [0, 10**60]}
 
 
 @pytest.mark.parametrize("fmt", KS_FORMATS)

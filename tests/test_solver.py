@@ -495,7 +495,14 @@ HARD_DEAL, HARD_RULES = make_deal("solvitaire", 90), Rules(1)
 def test_max_nodes_gives_unknown(max_nodes):
     result = solved(HARD_DEAL, HARD_RULES, max_nodes=max_nodes)
     assert (result.verdict, result.limit) == (UNKNOWN, "nodes")
-    assert max_nodes <= result.nodes < max_nodes + 4096  # stops soon after the budget
+    assert result.nodes == max_nodes  # stops at the budget, not at the next 1024 positions
+
+
+@pytest.mark.parametrize("max_nodes", [1, 20_000, 21_000, 150_001])
+def test_max_nodes_is_exact_with_the_relaxation_and_restarts_taking_turns(max_nodes):
+    # Seed 1978 at draw 3: the game's search, the relaxation and random-order searches all run.
+    result = solve(make_deal("solvitaire", 1978), Rules(3), max_nodes=max_nodes)
+    assert (result.verdict, result.limit, result.nodes) == (UNKNOWN, "nodes", max_nodes)
 
 
 @pytest.mark.parametrize("seed, rules", [(2, Rules(3)), (1, Rules(3)), (5, Rules(3, 3))], ids=str)
@@ -510,7 +517,7 @@ def test_max_nodes_far_above_need_decides_the_same(seed, rules):
 @pytest.mark.parametrize("timeout", [0.01, 0.2])
 def test_timeout_gives_unknown(timeout):
     result = solved(HARD_DEAL, HARD_RULES, timeout=timeout)
-    assert (result.verdict, result.limit) == (UNKNOWN, "seconds")
+    assert (result.verdict, result.limit) == (UNKNOWN, "time")
     assert timeout <= result.seconds < timeout + 1.0  # stops soon after the deadline
 
 
@@ -519,7 +526,52 @@ def test_tight_limit_kinds_are_independent():
     by_nodes = solved(HARD_DEAL, HARD_RULES, max_nodes=2000, timeout=60)
     assert by_nodes.limit == "nodes"
     by_time = solved(HARD_DEAL, HARD_RULES, max_nodes=10 ** 12, timeout=0.05)
-    assert by_time.limit == "seconds"
+    assert by_time.limit == "time"
+
+
+def test_a_full_table_is_named_as_the_limit():
+    """A search whose table filled goes on without storing; when its budget then runs out, the
+    limit named is the table (more memory is what helps), with the memory used."""
+    tight = solved(HARD_DEAL, HARD_RULES, max_nodes=100_000, memory_mb=0.001)
+    assert (tight.verdict, tight.limit, tight.memory_mb) == (UNKNOWN, "table", 0.001)
+    by_time = solved(HARD_DEAL, HARD_RULES, timeout=0.05, memory_mb=0.001)
+    assert by_time.limit == "table"
+    roomy = solved(HARD_DEAL, HARD_RULES, max_nodes=100_000, memory_mb=64)
+    assert (roomy.limit, roomy.nodes) == ("nodes", tight.nodes)
+
+
+def test_a_full_table_holds_what_its_memory_holds():
+    """The memory limit counts the tables themselves (growth does not need the old and the new
+    table within it): the relaxation's table, a quarter of the memory, fills to 85 % of its
+    16-byte slots. Seed 1978 at draw 3 fills it within 3 million positions."""
+    result = solve(make_deal("solvitaire", 1978), Rules(3), max_nodes=3_000_000, memory_mb=16)
+    assert result.limit == "table"
+    assert result.table_peak >= 0.2 * 16 * 2**20 / 16
+
+
+_RSS_SCRIPT = """
+import resource
+from dsolve.api import check
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = check(1978, max_nodes=3_000_000, memory_mb=32)
+assert result.limit == "table", result
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024)
+"""
+
+
+def test_memory_held_stays_within_the_limit():
+    """The search's peak resident memory grows by no more than its tables' limit (and a few MB
+    for the search's stack and the huge pages of a table growing), with the tables full."""
+    import subprocess
+    import sys
+
+    import dsolve
+
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(dsolve.__file__))}
+    done = subprocess.run([sys.executable, "-c", _RSS_SCRIPT], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) <= 32 + 8, done.stdout
 
 
 _INTERRUPT_SCRIPT = """

@@ -71,3 +71,11 @@ def test_reports():
     table = format_compare(summaries).splitlines()
     assert len(table) == 3 and table[0].startswith("rules") and table[2].startswith("B ")
     assert "11.6" in table[1] and "110.0" in table[1]
+
+
+def test_a_rule_set_without_rows_says_so():
+    """An empty survey has no winnable share to report: no 0 % / 100 % range."""
+    (s,) = summarize(_table().slice(0, 0), ["A"])
+    assert s.n == 0
+    assert format_stats([s]) == "A\n  no rows yet"
+    assert "no rows yet" in format_compare([s]).splitlines()[1] and "%" not in format_compare([s]).splitlines()[1]

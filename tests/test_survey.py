@@ -344,9 +344,30 @@ def test_cli_survey_stats_compare(fake, tmp_path):
     assert [r["n"] for r in data["rule_sets"]] == [40, 40]
     assert data["wall_time"]["runs"] == 1 and data["wall_time"]["seeds"] == 40
     table = ok("compare", out).splitlines()
-    assert table[2].startswith("rules ") and table[3].startswith("draw=3,passes=unlimited") and len(table) == 5
+    assert table[2].startswith("rules ") and table[3].startswith("standard ") and len(table) == 5
+    assert table[4].startswith("draw=1,passes=3,empty=king,worry=yes ")
     assert ok("compare", *args).splitlines() == table  # solved afresh in a temporary directory
     assert json.loads(ok("compare", out, "--json")) == data
+
+
+def test_cli_compare_names_presets_and_counts_in_words(fake, tmp_path):
+    """Compare names a rule set by the preset given for it (standard-1 and race share rules); a
+    survey DIR's rule sets by the one preset with those rules, if only one has them."""
+    out = str(tmp_path / "s")
+    presets = ["--seeds", "1-4", "--preset", "race", "--preset", "standard", "--preset", "casino", "--jobs", "1"]
+    assert "4 seeds surveyed in" in ok("survey", *presets, "--preset", "single-pass", "--out", out)
+
+    def names(*args: str) -> list[str]:
+        return [line.split()[0] for line in ok("compare", *args).splitlines()[3:]]
+
+    assert names(*presets) == ["race", "standard", "casino"]
+    # --passes 3 makes race other rules, standard casino's rules (one rule set), casino itself.
+    assert names(*presets, "--passes", "3") == ["draw=1,passes=3,empty=king,worry=yes", "casino"]
+    assert names(out) == ["draw=1,passes=unlimited,empty=king,worry=yes", "standard", "casino", "single-pass"]
+    one = str(tmp_path / "one")
+    first = ok("survey", "--seeds", "7-7", "--out", one, "--jobs", "1")
+    assert f"1 seed surveyed in {one} (0 were done before, 1 chunk solved now)" in first
+    assert "(1 was done before, 0 chunks solved now)" in ok("survey", "--seeds", "7-7", "--out", one)
 
 
 def test_cli_errors_are_one_line(fake, tmp_path):

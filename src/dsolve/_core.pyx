@@ -1106,8 +1106,8 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
 
 
 # ---------------------------------------------------------------------------------------------
-# Transposition table: open addressing, linear probing, grows up to a memory bound. When it can
-# grow no further it stops taking new positions. That is sound: the table only prunes positions
+# Transposition table: open addressing, linear probing, grows up to a memory bound (the table
+# itself: see table_grow). When it can grow no further it stops taking new positions. That is sound: the table only prunes positions
 # already reached (a DFS with a visited set is complete for reaching a win), and loops through
 # positions not stored are caught by checking the current path.
 
@@ -1119,7 +1119,7 @@ cdef struct Table:
     Slot* slot          # both key lanes side by side: a probe touches one cache line
     size_t cap          # any size (below 2^32): a key's home slot is scaled, not masked
     size_t count
-    size_t max_slots    # the memory bound, in slots: the old and the grown table fit in it
+    size_t max_slots    # the memory bound, in slots: the largest table
     bint full
 
 cdef enum:
@@ -1224,20 +1224,24 @@ cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     t.count += 1
 
 cdef size_t grown_cap(const Table* t) noexcept nogil:
-    """The capacity to grow to, 0 for none: double while the old table and the new fit in the
-    bound together, but take at once all the room the old one leaves when a doubled table could
-    grow no further (so the last table gets 5/9 to 7/9 of the bound; doubling alone would leave
-    it 1/3 to 1/2)."""
-    cdef size_t room = t.max_slots - t.cap if t.max_slots > t.cap else 0
-    if room >= 2 * t.cap and (room - t.cap) * 4 >= 2 * t.cap * 5:
+    """The capacity to grow to, 0 for none: double while a table twice that size would still fit
+    the bound, then take the whole bound at once (unless that is less than 5/4 of the table)."""
+    if 4 * t.cap <= t.max_slots:
         return 2 * t.cap
-    if room * 4 >= t.cap * 5:
-        return room
+    if t.max_slots * 4 >= t.cap * 5:
+        return t.max_slots
     return 0
 
 cdef bint table_grow(Table* t) noexcept nogil:
+    """Rehash into a table of grown_cap slots, unmapping the old table a huge page at a time as the
+    rehash passes it. A key's home scales with the capacity, so the keys of old slot i land near
+    slot i * new_cap / old_cap of the new table: the new table's pages are touched in about the
+    order the old one's are freed, and the memory held stays near the new table's size (a huge
+    page or two more for clusters that wrap around the end). So the bound is the table's own
+    size, not the old and the grown table together."""
     cdef Slot* old = t.slot
-    cdef size_t old_cap = t.cap, new_cap = grown_cap(t), i
+    cdef size_t old_cap = t.cap, new_cap = grown_cap(t), i, freed = 0
+    cdef size_t per_page = HUGE_PAGE // sizeof(Slot), rest
     cdef Slot* grown
     if new_cap == 0:
         return False
@@ -1250,7 +1254,12 @@ cdef bint table_grow(Table* t) noexcept nogil:
     for i in range(old_cap):
         if old[i].a != 0:
             table_put(t, old[i].a, old[i].b)
-    slots_free(old, old_cap)
+        if i + 1 - freed == per_page:
+            munmap(old + freed, HUGE_PAGE)
+            freed = i + 1
+    rest = mapped_bytes(old_cap) - freed * sizeof(Slot)
+    if rest > 0:
+        munmap(old + freed, rest)
     return True
 
 cdef inline void make_room(Table* t) noexcept nogil:
@@ -1305,6 +1314,7 @@ cdef struct Search:
     int depth           # index of the frame being expanded; the win is in stack[depth + 1]
     long long nodes
     long long max_nodes
+    long long stop_at   # the caller's node limit, exact (0: none; see cap)
     double deadline
     int limit
     size_t peak         # most positions held by the table in any phase
@@ -1473,7 +1483,7 @@ cdef int search(Search* S) noexcept nogil:
         if may_newly_dead_end(&S.cfg, &child.s, f.moves[f.next - 1]) and dead_end(&S.cfg, &child.s, NULL):
             continue
         S.nodes += 1
-        if (S.nodes & 1023) == 0:
+        if (S.nodes & 1023) == 0 or S.nodes == S.stop_at:
             if S.max_nodes > 0 and S.nodes >= S.max_nodes:
                 S.limit = LIMIT_NODES
             elif S.deadline > 0 and now() > S.deadline:
@@ -1515,8 +1525,8 @@ cdef void safe_steps(const Frame* f, list line):
             line.append((AUTO_HOME, f.safe[k]))
 
 
-LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "seconds",
-               LIMIT_MEMORY: "memory", LIMIT_INTERRUPT: "interrupted"}
+LIMIT_NAMES = {LIMIT_NONE: "", LIMIT_NODES: "nodes", LIMIT_SECONDS: "time",
+               LIMIT_MEMORY: "memory", LIMIT_INTERRUPT: "interrupt"}
 
 
 cdef enum:
@@ -1569,6 +1579,9 @@ cdef int run_search(Search* S, long long max_nodes, double deadline) noexcept no
     """Run (or resume) S's search until it ends or reaches ``max_nodes`` of S or the deadline."""
     S.max_nodes = max_nodes
     S.deadline = deadline
+    if S.stop_at > 0 and S.nodes >= S.stop_at:    # the caller's max_nodes is spent
+        S.limit = LIMIT_NODES
+        return -1
     cdef int result = search(S)
     if S.table.count > S.peak:
         S.peak = S.table.count
@@ -1615,6 +1628,7 @@ cdef int propagate_pending() except -1:
 cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
     S.cap = 64
     S.nodes = 0
+    S.stop_at = 0
     S.peak = 0
     S.rng = <uint64_t>0x9e3779b97f4a7c15
     S.table.slot = NULL                  # table_free may run before table_init
@@ -1638,7 +1652,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
     cdef long long quota, end, runs = 0     # random-order searches begun
     if result != -1:
         return result
-    result = run_search(S, cap(QUICK_NODES, max_nodes, 0), deadline)
+    result = run_search(S, cap(S, QUICK_NODES, max_nodes, 0), deadline)
     if relax and result == -1:
         relaxed = start_search(R, relaxed_start, False)     # -1 while it runs undecided
         if relaxed == 0:
@@ -1649,7 +1663,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
         if max_nodes > 0 and S.nodes + R.nodes + T.nodes >= max_nodes:
             return -1
         if relaxed == -1:
-            relaxed = run_search(R, cap(R.nodes + RELAX_SLICE_NODES, max_nodes,
+            relaxed = run_search(R, cap(R, R.nodes + RELAX_SLICE_NODES, max_nodes,
                                         S.nodes + T.nodes), deadline)
             if relaxed == 0:
                 return 0
@@ -1661,7 +1675,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
         quota = restarts + (S.nodes + R.nodes) // RESTART_SHARE if restarts > 0 else 0
         while T.nodes + RESTART_NODES * luby(runs + 1) <= quota:
             runs += 1
-            end = cap(T.nodes + RESTART_NODES * luby(runs), max_nodes, S.nodes + R.nodes)
+            end = cap(T, T.nodes + RESTART_NODES * luby(runs), max_nodes, S.nodes + R.nodes)
             if end <= T.nodes:
                 break
             r = run_phase(T, start, True, end, deadline)
@@ -1672,7 +1686,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             if T.limit != LIMIT_NODES:
                 S.limit = T.limit
                 return -1
-        result = run_search(S, cap(S.nodes + SLICE_NODES, max_nodes, R.nodes + T.nodes), deadline)
+        result = run_search(S, cap(S, S.nodes + SLICE_NODES, max_nodes, R.nodes + T.nodes), deadline)
     return result
 
 
@@ -1821,6 +1835,7 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
     try:
         with nogil:
             if relax_only:
+                R.stop_at = max_nodes
                 result = run_phase(&R, &relaxed_start, False, max_nodes, deadline)
                 S.limit = R.limit if R.limit != LIMIT_NONE else LIMIT_NODES
                 result = 0 if result == 0 else -1
@@ -1841,8 +1856,12 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
             S.limit = LIMIT_NODES
         if S.limit == LIMIT_INTERRUPT:
             propagate_pending()
+        limit = LIMIT_NAMES[S.limit]
+        if (S.limit == LIMIT_NODES or S.limit == LIMIT_SECONDS) and (
+                S.table.full or (R.table.slot != NULL and R.table.full)):
+            limit = "table"     # the game's or the relaxation's table filled before that
         return (result, line, S.nodes + R.nodes + T.nodes, now() - start,
-                max(S.peak, R.peak, T.peak), LIMIT_NAMES[S.limit],
+                max(S.peak, R.peak, T.peak), limit,
                 [c for c in range(MAX_CARD) if (why >> c) & 1])
     finally:
         free_search(&S)
@@ -1859,9 +1878,11 @@ cdef void drop_relaxation(Search* S, Search* R, size_t game_bytes) noexcept nogi
     S.table.full = False
 
 
-cdef inline long long cap(long long end, long long max_nodes, long long other) noexcept nogil:
-    """A search's node limit ``end`` (0: none), lowered so that with the ``other`` searches'
-    nodes the total stays within ``max_nodes`` (0: none)."""
+cdef inline long long cap(Search* S, long long end, long long max_nodes, long long other) noexcept nogil:
+    """S's node limit ``end`` (0: none), lowered so that with the ``other`` searches' nodes the
+    total stays within ``max_nodes`` (0: none). A search looks at its limit every 1024 positions,
+    but stops exactly at the caller's ``max_nodes`` (S.stop_at)."""
+    S.stop_at = max_nodes - other if max_nodes > 0 else 0
     if max_nodes > 0 and (end == 0 or end > max_nodes - other):
         return max_nodes - other
     return end

@@ -13,29 +13,41 @@ from .deal import Deal
 from .deals import make_deal
 from .dealfiles import dump_deal
 from .errors import InputError, SolverBug
+from .limits import checked_limit, default_memory_mb
 from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
                     TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
 from .referee import Game, IllegalMove
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Hint, Result
 from .rules import STANDARD_RULES, Rules
 
-DEFAULT_MEMORY_MB = 1024
 _EMPTY_CODES = {"king": 0, "any": 1, "none": 2}
 _VERDICTS = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}
 
 
-def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
-          timeout: float | None = None, memory_mb: float | None = None) -> Result:
-    """Decide ``deal`` under ``rules``.
+def _rules(rules: Rules | str) -> Rules:
+    """``rules`` itself, or the rules a preset name or rules string gives."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.parse(rules)
+    raise InputError(f"rules must be a Rules, a preset name or a rules string, got {rules!r}")
 
-    ``max_nodes``, ``timeout`` (seconds) and ``memory_mb`` (transposition table) bound the search;
-    when one runs out the verdict is ``unknown`` and ``Result.limit`` names it.
+
+def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
+          timeout: float | None = None, memory_mb: float | None = None) -> Result:
+    """Decide ``deal`` under ``rules`` (a :class:`Rules`, a preset name or a rules string).
+
+    ``max_nodes`` (positions), ``timeout`` (seconds) and ``memory_mb`` (the transposition tables'
+    memory, default :func:`default_memory_mb`) bound the search; each is ``None`` or a positive
+    finite number. When the positions or seconds run out the verdict is ``unknown`` and
+    ``Result.limit`` says why (see :data:`dsolve.result.LIMITS`).
     """
+    rules = _rules(rules)
     if deal.shape.decks != 1:
         raise InputError("two-deck deals are not supported by the solver yet")
-    for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("memory_mb", memory_mb)):
-        if value is not None and value <= 0:
-            raise InputError(f"{name} must be positive, got {value}")
+    max_nodes = checked_limit("max_nodes", max_nodes, integer=True)
+    timeout = checked_limit("timeout", timeout)
+    memory_mb = checked_limit("memory_mb", memory_mb) or default_memory_mb()
     if rules.passes is not None and deal.passes_used > rules.passes:
         raise InputError(f"the position is in pass {deal.passes_used}, but the rules allow "
                          f"{rules.passes}")
@@ -44,7 +56,7 @@ def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
             [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
             _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
-            memory_mb or DEFAULT_MEMORY_MB, home=list(deal.foundations), waste=len(deal.waste),
+            memory_mb, home=list(deal.foundations), waste=len(deal.waste),
             passes_used=deal.passes_used)
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
@@ -53,15 +65,16 @@ def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
     except (IllegalMove, RuntimeError) as err:
         raise SolverBug(f"the solver's winning line is wrong ({err}) under {rules}; please report "
                         f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}") from None
-    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, tuple(dead))
+    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, memory_mb, tuple(dead))
 
 
-def hints(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
+def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
           timeout: float | None = None, memory_mb: float | None = None) -> list[Hint]:
     """Every legal single move from ``deal`` (a game in progress or a starting deal), each with the
     verdict of the position it leads to under the limits given (per move): moves that keep the
     game winnable first, those with the shortest winning line found first, then unknown, then
     the moves that lose it."""
+    rules = _rules(rules)
     game = Game(deal, rules)
     out = []
     for move in game.legal_moves():
@@ -73,10 +86,13 @@ def hints(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
     return sorted(out, key=lambda h: (order[h.verdict], len(h.result.moves)))
 
 
-def check(seed: int | str, rules: Rules = STANDARD_RULES, convention: str = "solvitaire",
-          **limits: float | None) -> Result:
-    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`)."""
-    return solve(make_deal(convention, seed), rules, **limits)  # type: ignore[arg-type]
+def check(seed: int | str, rules: Rules | str = STANDARD_RULES, convention: str = "solvitaire", *,
+          max_nodes: int | None = None, timeout: float | None = None,
+          memory_mb: float | None = None) -> Result:
+    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`); the rest
+    as :func:`solve`."""
+    return solve(make_deal(convention, seed), rules, max_nodes=max_nodes, timeout=timeout,
+                 memory_mb=memory_mb)
 
 
 def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[Move, ...]:

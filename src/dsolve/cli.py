@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import sys
 import tempfile
@@ -26,6 +27,7 @@ from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, exact_index, make_deal
 from .errors import InputError, SolverBug
+from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
 from .render import deal_json, render
 from .solution import narrate
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
@@ -77,6 +79,30 @@ class _Main(click.Group):
             return super().invoke(ctx)
 
 
+class _SeedCommand(click.Command):
+    """A command taking a SEED that may be typed negative: ``-5`` is taken for the seed (which its
+    convention then refuses by range), not for an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                       for name in p.opts}
+        options: list[str] = []
+        negative: list[str] = []
+        for arg in args:
+            if arg == "--":
+                break
+            if _NEGATIVE.fullmatch(arg) and not (options and options[-1] in takes_value):
+                negative.append(arg)
+            else:
+                options.append(arg)
+        if negative:
+            args = options + ["--", *negative, *args[len(options) + len(negative) + 1:]]
+        return super().parse_args(ctx, args)
+
+
+_NEGATIVE = re.compile(r"-[0-9]+")
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="dsolve")
 def main() -> None:
@@ -84,6 +110,27 @@ def main() -> None:
 
 
 # --- shared options ----------------------------------------------------------------------------
+
+class _Limit(click.ParamType):
+    """A solve's budget: a positive finite number (a whole one with ``integer``), the library's rule."""
+
+    name = "limit"
+
+    def __init__(self, integer: bool = False) -> None:
+        self.integer = integer
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = param.opts[0] if param is not None else "limit"
+        try:
+            number = (int if self.integer else float)(value)
+        except (TypeError, ValueError):
+            number = value
+        return checked_limit(name, number, self.integer)
+
+
+_MEMORY_HELP = (f"default: {MEMORY_SHARE:.0%} of the memory available, split among the solves running "
+                f"at once, at most {MAX_MEMORY_MB} MB")
+
 
 def deal_options(command: F) -> F:
     """Add ``SEED``, ``--deal``, ``--file`` and ``--shape``; pass them to :func:`load_from_options`."""
@@ -174,7 +221,7 @@ def rules_command(**options: Any) -> None:
     click.echo("--draw, --passes, --empty and --worry/--no-worry override --preset or --rules.")
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @click.option("--json", "as_json", is_flag=True,
               help="print JSON: tableau (bottom -> top), stock (first turned first), face_down, exact")
@@ -185,7 +232,7 @@ def show(seed: str | None, convention: str | None, deal_file: str | None, shape:
     click.echo(json.dumps(deal_json(deal)) if as_json else render(deal))
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @click.option("--to", "fmt", required=True, type=click.Choice([*FORMATS, "exact"]),
               help="json: Solvitaire's deal file; text: dsolve's layout; ks: Klondike-Solver's deck "
@@ -208,7 +255,7 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 # --- check -------------------------------------------------------------------------------------
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
 @click.option("--solution", is_flag=True,
@@ -217,13 +264,12 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 @click.option("--boards", is_flag=True, help="with the winning line, draw the board after each move")
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object: verdict, moves, move_count, nodes, seconds, table_peak, "
-                   "limit, dead_cards, rules, seed, convention, file, shape")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="give up after S seconds (verdict unknown)")
-@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="memory for the transposition table (default 1024); when it is full the search "
-                   "goes on without storing more positions")
-@click.option("--max-nodes", type=click.IntRange(min=1), metavar="N",
+                   "limit, memory_mb, dead_cards, rules, seed, convention, file, shape")
+@click.option("--timeout", type=_Limit(), metavar="S", help="give up after S seconds (verdict unknown)")
+@click.option("--memory", type=_Limit(), metavar="MB",
+              help=f"memory for the transposition tables ({_MEMORY_HELP}); when they are full the "
+                   "search goes on without storing more positions")
+@click.option("--max-nodes", type=_Limit(integer=True), metavar="N",
               help="give up after N positions (verdict unknown)")
 def check(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
           solution: bool, boards: bool, as_json: bool, timeout: float | None, memory: float | None,
@@ -239,7 +285,8 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     \b
     Exit codes:
       0    decided: winnable or unwinnable
-      3    unknown: --timeout, --max-nodes or --memory ran out first
+      3    unknown: --timeout or --max-nodes ran out first (after the table
+           filled, if it did: see --memory)
       2    usage error or bad input
       70   internal error: the solver's line failed the referee (a bug; the message holds the deal)
       130  interrupted (Ctrl-C)
@@ -256,7 +303,7 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     if deal_file is not None:
         label, number, conv = deal_file, None, None
     else:
-        number = "1" if seed is None else seed
+        number = "1" if seed is None else str(int(seed))  # a valid decimal by now: 007 is seed 7
         conv = convention or DEFAULT_CONVENTION
         details = [c for c in (None if conv == DEFAULT_CONVENTION else conv, shape) if c is not None]
         label = f"seed {number}" + (f" ({', '.join(details)})" if details else "")
@@ -265,13 +312,15 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
             "verdict": result.verdict, "moves": [str(m) for m in result.moves],
             "move_count": len(result.moves), "nodes": result.nodes,
             "seconds": round(result.seconds, 6), "table_peak": result.table_peak,
-            "limit": result.limit or None, "dead_cards": [card_name(c) for c in result.dead_cards],
-            "rules": str(chosen),
-            "seed": None if number is None else (int(number) if number.isdigit() else number),
+            "limit": result.limit or None, "memory_mb": result.memory_mb,
+            "dead_cards": [card_name(c) for c in result.dead_cards], "rules": str(chosen),
+            "seed": None if number is None else int(number),
             "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
     else:
         if result.verdict == "winnable":
             verdict = f"winnable in {len(result.moves)} moves"
+        elif result.limit == "table":
+            verdict = f"unknown (table full: {result.memory_mb:g} MB)"
         elif result.verdict == "unknown":
             verdict = f"unknown ({result.limit} limit reached)"
         elif result.dead_cards:
@@ -290,15 +339,15 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     sys.exit(EXIT_DECIDED if result.decided else EXIT_UNKNOWN)
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
 @click.option("--json", "as_json", is_flag=True,
               help="print a JSON list: move, verdict, moves_to_win, nodes, seconds per move")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              metavar="S", help="seconds allowed to decide each move")
-@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="memory for each decision's transposition table")
+@click.option("--timeout", type=_Limit(), default=10.0, show_default=True, metavar="S",
+              help="seconds allowed to decide each move")
+@click.option("--memory", type=_Limit(), metavar="MB",
+              help=f"memory for each decision's transposition tables ({_MEMORY_HELP})")
 def hint(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
          as_json: bool, timeout: float, memory: float | None, **rules: Any) -> None:
     """Every legal move from a deal or game in progress (SEED, or --file), with whether it keeps
@@ -355,10 +404,11 @@ _RUN_OPTIONS = (
     click.option("--jobs", type=click.IntRange(min=1), metavar="N",
                  help="local worker processes (default: all cores)"),
     click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead"),
-    click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+    click.option("--timeout", type=_Limit(), metavar="S",
                  help="seconds per solve, then the deal counts as unknown"),
-    click.option("--memory", type=click.IntRange(min=1), metavar="MB", help="memory per solve"),
-    click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve"),
+    click.option("--memory", type=_Limit(integer=True), metavar="MB",
+                 help=f"table memory per solve ({_MEMORY_HELP})"),
+    click.option("--max-nodes", type=_Limit(integer=True), metavar="N", help="positions per solve"),
     click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
                  help="seeds per chunk of a new survey (default: 200 solves' worth)"),
 )
@@ -384,14 +434,34 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
                       Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
 
 
-def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> None:
-    """Print the stats report, or with ``compare`` the compare table, of the survey in ``directory``."""
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _preset_labels(given: Iterable[str] = ()) -> dict[str, str]:
+    """Rules strings -> preset names to show for them: the presets ``given`` (as typed, without
+    single options changing them), and a preset whose rules no other preset shares."""
+    sharing: dict[str, list[str]] = {}
+    for p in PRESETS.values():
+        sharing.setdefault(str(p.rules), []).append(p.name)
+    labels = {rules: names[0] for rules, names in sharing.items() if len(names) == 1}
+    labels.update((str(preset(name)), name.strip().lower()) for name in given)
+    return labels
+
+
+def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5,
+            labels: dict[str, str] | None = None) -> None:
+    """Print the stats report, or with ``compare`` the compare table (rule sets named by
+    ``labels``, default :func:`_preset_labels`), of the survey in ``directory``."""
     from .stats import format_compare, format_stats, summarize
     from .survey import RunTime, finished, load
 
     manifest, table = load(Path(directory))
     summaries = summarize(table, manifest.rules, slowest)
     wall = RunTime.of(finished(Path(directory)))
+    if compare and not as_json:
+        labels = _preset_labels() if labels is None else labels
+        summaries = [dataclasses.replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
     if as_json:
         click.echo(json.dumps({"survey": dataclasses.asdict(manifest), "wall_time": dataclasses.asdict(wall),
                                "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
@@ -427,16 +497,18 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 
             limits = Limits(options["max_nodes"], options["timeout"], options["memory"])
             done = retry(out, limits, options["jobs"], options["scheduler"], progress=True)
-            click.echo(f"{done.rows} unknown rows solved again in {out} ({done.still_unknown} still unknown, "
-                       f"{done.chunks_written} chunks rewritten); see 'dsolve stats {out}'")
+            click.echo(f"{_plural(done.rows, 'unknown row')} solved again in {out} ({done.still_unknown} "
+                       f"still unknown, {_plural(done.chunks_written, 'chunk')} rewritten); "
+                       f"see 'dsolve stats {out}'")
             return
         run = survey_from_options(out, **options)
     except KeyboardInterrupt:
         click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
                    f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
         sys.exit(130)
-    click.echo(f"{run.seeds} seeds surveyed in {out} ({run.seeds_done_before} were done before, "
-               f"{run.chunks_written} chunks solved now); see 'dsolve stats {out}'")
+    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
+               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
+               f"{_plural(run.chunks_written, 'chunk')} solved now); see 'dsolve stats {out}'")
 
 
 @main.command()
@@ -466,7 +538,10 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
         _report(directory, as_json, compare=True)
         return
+    typed = [name for name in options["preset_name"]
+             if rules_from_options(name, None, options["draw"], options["passes"], options["empty"],
+                                   options["worry"]) == preset(name)]
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
-        _report(out or temp, as_json, compare=True)
+        _report(out or temp, as_json, compare=True, labels=_preset_labels(typed))
 

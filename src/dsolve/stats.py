@@ -165,6 +165,9 @@ def format_stats(summaries: Sequence[Summary]) -> str:
     """The ``dsolve stats`` report: a block per rule set."""
     blocks = []
     for s in summaries:
+        if not s.n:
+            blocks.append(f"{s.rules}\n  no rows yet")
+            continue
         slow = ", ".join(f"{seed} ({t:.3g} s, {v})" for seed, t, v in s.slowest) or "-"
         blocks.append("\n".join([
             s.rules,
@@ -187,7 +190,7 @@ def compare_rows(summaries: Sequence[Summary]) -> list[tuple[str, ...]]:
     for s in summaries:
         t = s.seconds
         rows.append((
-            s.rules, str(s.n), str(s.win), str(s.unknown),
+            s.rules, str(s.n), str(s.win) if s.n else "no rows yet", str(s.unknown),
             f"{t.median:.3g}" if t else "-", f"{t.p99:.3g}" if t else "-", f"{s.total_seconds:.1f}",
             f"{s.mean_length:.1f}" if s.mean_length is not None else "-",
         ))

@@ -1720,6 +1720,97 @@ cdef int hidden_region(Config* cfg, int p, const uint8_t* cards, int length,
     return top if top >= 0 else face_down
 
 
+cdef int load_position(Config* cfg, State* start, list piles, list down, list talon, int suits,
+                       int ranks, int draw, int passes, int empty_rule, bint worry_back, list home,
+                       int waste, int passes_used) except -1:
+    """Set up the configuration and the starting state of a position (see solve_position);
+    ValueError for one beyond the core's fixed sizes."""
+    cdef int p, k, byte, hidden
+    cdef uint8_t pile[PILE_CAP]
+    if len(piles) > MAX_PILES or len(talon) > MAX_TALON or len(down) != len(piles):
+        raise ValueError("deal too large for the native core")
+    if not 0 <= waste <= len(talon) or (passes > 0 and not 1 <= passes_used <= passes):
+        raise ValueError("bad talon cursor or pass count")
+    memset(cfg, 0, sizeof(Config))
+    cfg.unlimited = passes == 0
+    cfg.empty_rule = empty_rule
+    cfg.worry_back = worry_back
+    cfg.suits = suits
+    cfg.ranks = ranks
+    cfg.piles = len(piles)
+    cfg.total = suits * ranks
+    cfg.draw1_reserve = draw == 1 and passes == 0
+    # Not under EMPTY_ANY: there a part of a run may go into an empty column when the card it
+    # leaves behind goes home (gen_runs), and of two classmates only one may have a parent under
+    # its child that goes home: the position searched would not make every move its classmates
+    # could (key_of). tests/test_solver.py checks classmates' moves through position_keys.
+    cfg.twin_classes = empty_rule != EMPTY_ANY
+    set_draw(cfg, draw)
+    memset(cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
+    for k in range(len(talon)):
+        cfg.stock_card[k] = talon[k]
+        cfg.stock_index[<uint8_t>talon[k]] = k
+        for byte in range(256):
+            if (byte >> (k & 7)) & 1:
+                cfg.talon_pairs[(k >> 3) * 256 + byte] |= child_bit(talon[k])
+    memset(start, 0, sizeof(State))
+    for p in range(len(piles)):
+        if len(piles[p]) > PILE_CAP or not 0 <= down[p] < max(len(piles[p]), 1):
+            raise ValueError("bad pile for the native core")
+        for k in range(len(piles[p])):
+            pile[k] = piles[p][k]
+        hidden = hidden_region(cfg, p, pile, len(piles[p]), down[p])
+        if hidden + ranks > PILE_CAP:       # room for the hidden cards and a run of every rank
+            raise ValueError(f"pile {p + 1} has {hidden} hidden cards; the native core holds "
+                             f"at most {PILE_CAP - ranks}")
+        memcpy(start.card[p], pile, len(piles[p]))
+        start.length[p] = len(piles[p])
+        start.down[p] = hidden
+    for k in range(suits if home is not None else 0):
+        start.home[k] = home[k]
+        start.total_home += home[k]
+    start.talon_len = len(talon)
+    for k in range(len(talon)):
+        start.talon[k] = k
+        start.talon_mask |= (<uint64_t>1) << k
+    start.waste_len = waste
+    start.redeals_left = UNLIMITED if passes == 0 else passes - passes_used
+    start.stale = (1 << MAX_PILES) - 1
+    normalise_cursor(cfg, start)
+    return 0
+
+
+def position_keys(list piles, list down, list talon, int suits, int ranks, int draw, int passes,
+                  int empty_rule, bint worry_back, list home=None, int waste=0, int passes_used=1):
+    """For the tests: the key of a position after its safe moves to the foundation (as the search
+    keys it), and the sorted keys of the positions its generated moves lead to ((0, 0): a win).
+    Arguments as for solve_position."""
+    cdef Config cfg
+    cdef State s
+    cdef State child
+    cdef Move moves[MAX_MOVES]
+    cdef uint8_t record[2 * MAX_CARD]
+    cdef uint64_t ka, kb
+    cdef int i, n
+    load_position(&cfg, &s, piles, down, talon, suits, ranks, draw, passes, empty_rule,
+                  worry_back, home, waste, passes_used)
+    apply_safe_moves(&cfg, &s, record)
+    state_key(&cfg, &s, &ka, &kb)
+    key = (ka, kb)
+    n = gen_moves(&cfg, &s, moves)
+    children = []
+    for i in range(n):
+        memcpy(&child, &s, sizeof(State))
+        apply_move(&cfg, &child, moves[i])
+        safe_moves_after(&cfg, &child, moves[i], record)
+        if child.total_home == cfg.total:
+            children.append((0, 0))
+        else:
+            state_key(&cfg, &child, &ka, &kb)
+            children.append((ka, kb))
+    return key, sorted(children)
+
+
 def solve_position(list piles, list down, list talon, int suits, int ranks, int draw,
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
                    double timeout=0.0, double memory_mb=1024.0, long long restarts=100000,
@@ -1758,58 +1849,13 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
     cdef Search T
     cdef State start_state
     cdef State relaxed_start
-    cdef int p, k, byte, hidden, result = 0
+    cdef int result = 0
     cdef uint64_t why = 0
-    cdef uint8_t pile[PILE_CAP]
     cdef double start = now()
     cdef double deadline = start + timeout if timeout > 0 else 0.0
     cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0), game_bytes, relax_bytes
-    if len(piles) > MAX_PILES or len(talon) > MAX_TALON or len(down) != len(piles):
-        raise ValueError("deal too large for the native core")
-    if not 0 <= waste <= len(talon) or (passes > 0 and not 1 <= passes_used <= passes):
-        raise ValueError("bad talon cursor or pass count")
-    memset(&S.cfg, 0, sizeof(Config))
-    S.cfg.unlimited = passes == 0
-    S.cfg.empty_rule = empty_rule
-    S.cfg.worry_back = worry_back
-    S.cfg.suits = suits
-    S.cfg.ranks = ranks
-    S.cfg.piles = len(piles)
-    S.cfg.total = suits * ranks
-    S.cfg.draw1_reserve = draw == 1 and passes == 0
-    S.cfg.twin_classes = empty_rule != EMPTY_ANY
-    set_draw(&S.cfg, draw)
-    memset(S.cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
-    for k in range(len(talon)):
-        S.cfg.stock_card[k] = talon[k]
-        S.cfg.stock_index[<uint8_t>talon[k]] = k
-        for byte in range(256):
-            if (byte >> (k & 7)) & 1:
-                S.cfg.talon_pairs[(k >> 3) * 256 + byte] |= child_bit(talon[k])
-    memset(&start_state, 0, sizeof(State))
-    for p in range(len(piles)):
-        if len(piles[p]) > PILE_CAP or not 0 <= down[p] < max(len(piles[p]), 1):
-            raise ValueError("bad pile for the native core")
-        for k in range(len(piles[p])):
-            pile[k] = piles[p][k]
-        hidden = hidden_region(&S.cfg, p, pile, len(piles[p]), down[p])
-        if hidden + ranks > PILE_CAP:       # room for the hidden cards and a run of every rank
-            raise ValueError(f"pile {p + 1} has {hidden} hidden cards; the native core holds "
-                             f"at most {PILE_CAP - ranks}")
-        memcpy(start_state.card[p], pile, len(piles[p]))
-        start_state.length[p] = len(piles[p])
-        start_state.down[p] = hidden
-    for k in range(suits if home is not None else 0):
-        start_state.home[k] = home[k]
-        start_state.total_home += home[k]
-    start_state.talon_len = len(talon)
-    for k in range(len(talon)):
-        start_state.talon[k] = k
-        start_state.talon_mask |= (<uint64_t>1) << k
-    start_state.waste_len = waste
-    start_state.redeals_left = UNLIMITED if passes == 0 else passes - passes_used
-    start_state.stale = (1 << MAX_PILES) - 1
-    normalise_cursor(&S.cfg, &start_state)
+    load_position(&S.cfg, &start_state, piles, down, talon, suits, ranks, draw, passes, empty_rule,
+                  worry_back, home, waste, passes_used)
     relax = relax_only or (relax and not S.cfg.draw1_reserve and len(talon) > 0)
     memset(&R, 0, sizeof(Search))          # no stack, no table: free_search is a no-op
     memset(&T, 0, sizeof(Search))

@@ -34,7 +34,8 @@ def fake_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> 
     key = sum(i * c for i, c in enumerate(deal.cards)) + 31 * rules.draw + (rules.passes or 0)
     verdict = "winnable" if key % 10 < 7 else "unwinnable" if key % 10 < 9 else "unknown"
     moves = (Move(TURN),) * (key % 40 + 1) if verdict == "winnable" else ()
-    return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1)
+    limit = ("nodes", "seconds")[key % 2] if verdict == "unknown" else ""
+    return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1, limit=limit)
 
 
 def install_fake_solver(delay: float = 0.0) -> None:
@@ -56,7 +57,7 @@ def expected_rows(seeds, rules=RULES, convention="solvitaire") -> list[tuple]:
         for r in rules:
             res = fake_solve(deal, r)
             rows.append((seed, str(r), res.verdict, len(res.moves) if res.verdict == "winnable" else None,
-                         res.nodes, res.seconds))
+                         res.nodes, res.seconds, res.limit or None))
     return rows
 
 
@@ -89,9 +90,9 @@ def test_survey_writes_chunks_and_manifest(fake, tmp_path):
     run = run_survey(out, range(1, 24), RULES, jobs=2, chunk_size=5, limits=Limits(max_nodes=1000))
     assert (run.seeds, run.seeds_done_before, run.chunks_written) == (23, 0, 5)
     names = sorted(p.name for p in out.iterdir())
-    assert names == [".lock", "chunk-000000001.parquet", "chunk-000000005.parquet", "chunk-000000010.parquet",
-                     "chunk-000000015.parquet", "chunk-000000020.parquet", "manifest.json"]
-    manifest = json.loads((out / "manifest.json").read_text())
+    assert names == [".lock", "_manifest.json", "chunk-000000001.parquet", "chunk-000000005.parquet",
+                     "chunk-000000010.parquet", "chunk-000000015.parquet", "chunk-000000020.parquet"]
+    manifest = json.loads((out / "_manifest.json").read_text())
     assert manifest["rules"] == [str(r) for r in RULES] and manifest["convention"] == "solvitaire"
     assert manifest["seeds"] == [[1, 23]] and manifest["chunk_size"] == 5
     assert manifest["limits"] == {"max_nodes": 1000, "timeout": None, "memory_mb": None}
@@ -111,7 +112,7 @@ def test_rerun_skips_finished_chunks_and_extends(fake, tmp_path):
     assert not list(out.glob(".*.tmp"))
     run = run_survey(out, range(25, 45), RULES, jobs=2)  # extends; keeps chunk size 10
     assert (run.seeds_done_before, run.chunks_written) == (5, 2)
-    assert json.loads((out / "manifest.json").read_text())["seeds"] == [[0, 44]]
+    assert json.loads((out / "_manifest.json").read_text())["seeds"] == [[0, 44]]
     assert rows_of(out) == sorted(expected_rows(range(0, 45)), key=lambda r: r[:2])
 
 
@@ -122,7 +123,7 @@ def test_chunks_record_their_run_and_the_wall_time_adds_up_over_runs(fake, tmp_p
         begin = time.time()
         run_survey(out, seeds, RULES, jobs=jobs, chunk_size=10)
         bounds.append((begin, time.time()))
-    chunks = survey.finished(out)
+    chunks = survey.open_survey(out).chunks
     assert [c.seeds for c in chunks] == [range(i, i + 10) for i in range(0, 50, 10)]
     for c in chunks:
         begin, end = bounds[c.seeds.start >= 30]
@@ -148,26 +149,28 @@ def test_run_time_sums_each_run_and_counts_untimed_chunks():
     assert survey.RunTime.of([chunks[0], retried, chunks[2]]) == survey.RunTime(3, 90.0, 25, 0)
 
 
-def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path, monkeypatch):
-    shown = []
-
-    class Bar(survey._Bar):
-        def set_postfix_str(self, text="", refresh=True):
-            shown.append(text)
-
-    monkeypatch.setattr(survey, "_Bar", Bar)
-    out = tmp_path / "s"
-    run_survey(out, range(0, 40), RULES, jobs=1, chunk_size=10)
-    (out / "chunk-000000020.parquet").unlink()
-    shown.clear()
-    run_survey(out, range(10, 40), RULES, jobs=1)  # seeds 10..19 and 30..39 done before
+def tally_text(seeds) -> str:
+    """The counts a run shows for the rows of ``seeds`` (all of :data:`RULES`)."""
     counts = {str(r): [0, 0, 0] for r in RULES}
-    for _, rules, verdict, *_ in expected_rows(range(10, 40)):
+    for _, rules, verdict, *_ in expected_rows(seeds):
         counts[rules][0] += 1
         counts[rules][1] += verdict == "winnable"
         counts[rules][2] += verdict == "unknown"
     ranges = [WinRange(*c) for c in counts.values()]
-    assert shown == [f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))]
+    return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
+
+
+def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path, capsys):
+    out = tmp_path / "s"
+    run_survey(out, range(0, 40), RULES, jobs=1, chunk_size=10)
+    (out / "chunk-000000020.parquet").unlink()
+    capsys.readouterr()
+    run_survey(out, range(10, 40), RULES, jobs=1, progress=True)  # seeds 10..19 and 30..39 done before
+    lines = capsys.readouterr().err.splitlines()  # not a terminal: lines, not a bar
+    assert lines[0].startswith("dsolve survey started: 20/30 seeds (66.7%), 0 seeds/s, elapsed 0:00:00, ETA -; ")
+    assert lines[0].endswith("; " + tally_text([*range(10, 20), *range(30, 40)]))
+    assert lines[-1].startswith("dsolve survey finished: 30/30 seeds (100.0%), ")
+    assert lines[-1].endswith(", ETA 0:00:00; " + tally_text(range(10, 40)))
 
 
 @pytest.mark.parametrize("change, reason", [
@@ -178,9 +181,9 @@ def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path,
 def test_refuses_to_mix_surveys(fake, tmp_path, change, reason):
     out = tmp_path / "s"
     run_survey(out, range(1, 5), RULES, jobs=1)
-    assert json.loads((out / "manifest.json").read_text())["chunk_size"] == survey.DEFAULT_CHUNK_SOLVES // 2
+    assert json.loads((out / "_manifest.json").read_text())["chunk_size"] == survey.DEFAULT_CHUNK_SOLVES // 2
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    args = {"rules": RULES, "convention": "solvitaire", "limits": Limits()} | change
+    args = {"rules": RULES, "convention": "solvitaire", "limits": None} | change
     with pytest.raises(InputError, match=f"{reason} .* not mixed"):
         run_survey(out, range(1, 9), jobs=1, **args)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
@@ -200,9 +203,9 @@ def test_bad_directories_and_inputs(fake, tmp_path):
     with pytest.raises(InputError, match="not a survey directory"):
         load(tmp_path / "other")
     run_survey(tmp_path / "old", range(1, 3), RULES, jobs=1)
-    manifest = tmp_path / "old" / "manifest.json"
-    manifest.write_text(manifest.read_text().replace('"format": 1', '"format": 2'))
-    with pytest.raises(InputError, match="survey format 2; this dsolve reads format 1"):
+    manifest = tmp_path / "old" / "_manifest.json"
+    manifest.write_text(manifest.read_text().replace('"format": 2', '"format": 3'))
+    with pytest.raises(InputError, match="survey format 3; this dsolve reads formats 1, 2"):
         load(tmp_path / "old")
 
 
@@ -214,7 +217,7 @@ def test_failed_write_is_an_input_error_and_leaves_no_temporary_file(fake, tmp_p
     out = tmp_path / "s"
     with pytest.raises(InputError, match="cannot write .*chunk-000000000.parquet: No space left on device"):
         run_survey(out, range(0, 10), RULES, jobs=1, chunk_size=5)
-    assert sorted(p.name for p in out.iterdir()) == [".lock", "manifest.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "_manifest.json"]
 
 
 def test_worker_error_stops_the_run_and_keeps_finished_chunks(monkeypatch, tmp_path):
@@ -293,7 +296,7 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
     before = rows_of(out)
     unknown = [row for row in before if row[2] == "unknown"]
     assert unknown and len(unknown) < len(before)
-    first_chunks = survey.finished(out)
+    first_chunks = survey.open_survey(out).chunks
     untouched = {c.seeds.start: c.written for c in first_chunks
                  if not any(c.seeds.start <= row[0] < c.seeds.stop for row in unknown)}
     assert untouched
@@ -302,14 +305,14 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
     assert (done.rows, done.still_unknown) == (len(unknown), 0)
     assert done.chunks_written == 14 - len(untouched)
     after = rows_of(out)
-    assert after == [(*row[:2], "winnable", 1, row[4] + 5, row[5] + 0.5) if row[2] == "unknown" else row
+    assert after == [(*row[:2], "winnable", 1, row[4] + 5, row[5] + 0.5, None) if row[2] == "unknown" else row
                      for row in before]
-    chunks = survey.finished(out)
+    chunks = survey.open_survey(out).chunks
     assert {c.seeds.start: c.written for c in chunks if c.seeds.start in untouched} == untouched
     first_run = {c.seeds.start: (c.run_started, c.written) for c in first_chunks}
     assert all(c.earlier == (first_run[c.seeds.start],) for c in chunks if c.seeds.start not in untouched)
     assert survey.RunTime.of(chunks).runs == 2  # the retry's wall time counts
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "_manifest.json").read_text())
     assert manifest["retries"] == [{"max_nodes": None, "timeout": 60, "memory_mb": None}]
     assert "; unknowns retried with max_nodes=none, timeout=60, memory_mb=none;" in ok("stats", str(out))
 
@@ -364,7 +367,7 @@ def test_cli_errors_are_one_line(fake, tmp_path):
     assert "drop the options that solve one: --seeds, --preset, --out" in fails(
         "compare", out, "--seeds", "1-3", "--preset", "casino", "--out", out)
     assert "not a survey directory" in fails("stats", str(tmp_path))
-    assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "manifest.json" / "x"))
+    assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "_manifest.json" / "x"))
 
 
 DRIVER = """

@@ -26,11 +26,12 @@ from dsolve.survey import Limits, load, parse_seeds, plan, retry_unknown, run_su
 
 RULES = [preset("standard"), preset("casino")]
 DELAY = 0.0  # seconds each fake solve takes
+SLOW: tuple = (None, 0.0)  # a deal that takes longer, and how many seconds
 
 
 def fake_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> Result:
     """A stand-in solver: a verdict and line length fixed by the deal's cards and the rules."""
-    time.sleep(DELAY)
+    time.sleep(SLOW[1] if deal == SLOW[0] else DELAY)
     key = sum(i * c for i, c in enumerate(deal.cards)) + 31 * rules.draw + (rules.passes or 0)
     verdict = "winnable" if key % 10 < 7 else "unwinnable" if key % 10 < 9 else "unknown"
     moves = (Move(TURN),) * (key % 40 + 1) if verdict == "winnable" else ()
@@ -38,10 +39,12 @@ def fake_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> 
     return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1, limit=limit)
 
 
-def install_fake_solver(delay: float = 0.0) -> None:
-    """Put :func:`fake_solve` in place of the native solver (for a process of its own)."""
-    global DELAY
+def install_fake_solver(delay: float = 0.0, slow_seed: int | None = None, slow_delay: float = 0.0) -> None:
+    """Put :func:`fake_solve` in place of the native solver (for a process of its own); each solve
+    takes ``delay`` seconds, those of ``slow_seed`` ``slow_delay``."""
+    global DELAY, SLOW
     DELAY = delay
+    SLOW = (None if slow_seed is None else make_deal("solvitaire", slow_seed), slow_delay)
     api.solve = fake_solve
 
 

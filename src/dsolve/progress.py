@@ -108,11 +108,10 @@ class Progress:
             self._line("finished" if kind is None else "stopped")
 
     def update(self, n: int) -> None:
-        """``n`` more done."""
+        """``n`` more done (shown on the bar now, in a log by the next :meth:`tick`)."""
         self.done += n
         self._postfix(refresh=False)
         self.bar.update(n)
-        self.tick()
 
     def tick(self, heading: str = "", running: Sequence[tuple[str, float]] | None = None) -> None:
         """Say what is being solved (labels and seconds so far, under ``heading``), if given, and

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -428,3 +429,61 @@ def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):
     assert rerun.returncode == 0, rerun.stderr
     assert f"({done * 10} were done before, {20 - done} chunks solved now)" in rerun.stdout
     assert rows_of(out) == sorted(expected_rows(range(200)), key=lambda r: r[:2])
+
+
+def test_surveys_have_a_default_timeout_that_the_options_override(fake, tmp_path):
+    def limits_of(out):
+        return json.loads((out / "_manifest.json").read_text())["limits"]
+
+    new = tmp_path / "new"
+    ok("survey", "--seeds", "1-5", "--out", str(new), "--jobs", "1")
+    assert limits_of(new) == {"max_nodes": None, "timeout": 60.0, "memory_mb": None} == dataclasses.asdict(
+        survey.DEFAULT_LIMITS)
+    ok("survey", "--seeds", "1-9", "--out", str(new), "--jobs", "1")  # resumed: keeps its own limits
+    assert "limits max_nodes=none, timeout=60.0, memory_mb=none, not max_nodes=none, timeout=5.0," in fails(
+        "survey", "--seeds", "1-9", "--out", str(new), "--timeout", "5")
+    for options, limits in ((["--timeout", "none"], {"max_nodes": None, "timeout": None, "memory_mb": None}),
+                            (["--timeout", "NONE", "--max-nodes", "9"], {"max_nodes": 9, "timeout": None,
+                                                                          "memory_mb": None}),
+                            (["--memory", "100"], {"max_nodes": None, "timeout": 60.0, "memory_mb": 100}),
+                            (["--timeout", "2.5"], {"max_nodes": None, "timeout": 2.5, "memory_mb": None})):
+        out = tmp_path / "-".join(options)
+        ok("survey", "--seeds", "1-3", "--out", str(out), "--jobs", "1", *options)
+        assert limits_of(out) == limits
+        ok("survey", "--seeds", "1-4", "--out", str(out), "--jobs", "1")
+    for bad in ("nan", "inf", "-inf", "0", "-1", "soon", ""):
+        assert f"'{bad}' is not a positive number of seconds or 'none'" in fails(
+            "survey", "--seeds", "1-3", "--out", str(tmp_path / "bad"), "--timeout", bad)
+    ok("survey", "--out", str(new), "--retry-unknown")
+    ok("survey", "--out", str(new), "--retry-unknown", "--timeout", "none")
+    assert json.loads((new / "_manifest.json").read_text())["retries"] == [
+        {"max_nodes": None, "timeout": 60.0, "memory_mb": None}, {"max_nodes": None, "timeout": None, "memory_mb": None}]
+
+
+def test_solve_chunk_passes_the_limits_on(monkeypatch):
+    seen = []
+
+    def spy(deal, rules, **limits):
+        seen.append(limits)
+        return fake_solve(deal, rules)
+
+    monkeypatch.setattr(api, "solve", spy)
+    survey.solve_chunk(survey.Task("solvitaire", 1, 2, (str(RULES[0]),), survey.DEFAULT_LIMITS))
+    assert seen == [{"max_nodes": None, "timeout": 60.0, "memory_mb": None}]
+
+
+def test_an_unknown_row_records_the_limit_that_ran_out(tmp_path):
+    limits = Limits(max_nodes=20000)
+    run_survey(tmp_path / "s", range(1, 7), RULES, limits=limits, jobs=2, chunk_size=3)
+    rows = rows_of(tmp_path / "s")
+    assert {row[2] for row in rows} >= {"winnable", "unknown"}
+    for seed, rules, verdict, *_, limit in rows:
+        res = api.solve(make_deal("solvitaire", seed), dsolve.Rules.parse(rules), max_nodes=limits.max_nodes)
+        assert (verdict, limit) == (res.verdict, res.limit if res.verdict == "unknown" else None)
+        assert limit is None or limit  # an unknown row says why
+    report = ok("stats", str(tmp_path / "s"))
+    for rules in RULES:
+        reasons = Counter(row[6] for row in rows if row[1] == str(rules) and row[2] == "unknown")
+        if reasons:
+            text = ", ".join(f"{limit} limit {n}" for limit, n in sorted(reasons.items()))
+            assert f"{sum(reasons.values())} unknown ({text})\n" in report.split(str(rules))[1]

@@ -39,7 +39,7 @@ def survey_command(tmp_path: Path, slow: float) -> list[str]:
 
 
 def test_a_log_gets_a_line_every_few_seconds_naming_the_slow_seed(tmp_path):
-    env = {**os.environ, progress.LOG_EVERY_ENV: "0.3"}
+    env = {**os.environ, survey.LOG_EVERY_ENV: "0.3"}
     run = subprocess.run(survey_command(tmp_path, slow=2.5), capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0, run.stderr
     lines = run.stderr.splitlines()
@@ -55,7 +55,7 @@ def test_a_log_gets_a_line_every_few_seconds_naming_the_slow_seed(tmp_path):
 
 
 def test_the_log_interval_must_be_a_positive_number(fake, tmp_path, monkeypatch):
-    monkeypatch.setenv(progress.LOG_EVERY_ENV, "soon")
+    monkeypatch.setenv(survey.LOG_EVERY_ENV, "soon")
     assert fails("survey", "--seeds", "1-3", "--out", str(tmp_path / "s"), "--jobs", "1") == (
         "dsolve: error: DSOLVE_PROGRESS_EVERY must be a positive number of seconds, got 'soon'")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import shlex
 import sys
 import tempfile
@@ -298,17 +297,15 @@ class _SecondsOrNone(click.ParamType):
     name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, (int, float)) or value == NO_LIMIT:
+        if not isinstance(value, str):
             return value
-        if value.strip().lower() == NO_LIMIT:
-            return NO_LIMIT
+        from .survey import parse_timeout
+
         try:
-            seconds = float(value)
-        except ValueError:
-            seconds = math.nan
-        if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value!r} is not a positive number of seconds or 'none'", param, ctx)
-        return seconds
+            seconds = parse_timeout(value)
+        except InputError as err:
+            self.fail(str(err), param, ctx)
+        return NO_LIMIT if seconds is None else seconds
 
 
 NO_LIMIT = "none"

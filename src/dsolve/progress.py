@@ -1,14 +1,12 @@
 """Progress of a survey run on stderr: a tqdm bar on a terminal, a plain line every so often in a log.
 
 On a terminal the bar shows the running counts and which seeds are being solved, for how long.
-Elsewhere (nohup, cron, CI) a line every :func:`log_every` seconds, and one at the start and the
+Elsewhere (nohup, cron, CI) a line every so many seconds, and one at the start and the
 end, says how far the run is, its rate, the time left, the unknowns, the running winnable % and
 what is being solved, so a log shows the run is alive.
 """
 from __future__ import annotations
 
-import math
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -17,27 +15,11 @@ from typing import TextIO
 import pyarrow as pa
 from tqdm import tqdm
 
-from .errors import InputError
 from .result import UNKNOWN, WINNABLE
 from .stats import WinRange
 
-LOG_EVERY_ENV = "DSOLVE_PROGRESS_EVERY"
 DEFAULT_LOG_EVERY = 30.0  # seconds between progress lines when stderr is not a terminal
 SHOWN_RUNNING = 4  # solves in progress named on the bar or a line, the longest first
-
-
-def log_every() -> float:
-    """Seconds between progress lines in a log: ``$DSOLVE_PROGRESS_EVERY``, default 30."""
-    text = os.environ.get(LOG_EVERY_ENV)
-    if text is None:
-        return DEFAULT_LOG_EVERY
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = math.nan
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise InputError(f"{LOG_EVERY_ENV} must be a positive number of seconds, got {text!r}")
-    return seconds
 
 
 class Tally:
@@ -80,16 +62,16 @@ class _Bar(tqdm):
 
 class Progress:
     """What a run shows of itself on ``stream`` (stderr): nothing unless ``enabled``; a bar if the
-    stream is a terminal, else a line at the start, every ``every`` seconds (default
-    :func:`log_every`) and at the end. ``status`` gives the counts to show (e.g. a :class:`Tally`)."""
+    stream is a terminal, else a line at the start, every ``every`` seconds and at the end.
+    ``status`` gives the counts to show (e.g. a :class:`Tally`)."""
 
     def __init__(self, what: str, total: int, done: int, unit: str, enabled: bool,
-                 status: Callable[[], str], stream: TextIO | None = None, every: float | None = None):
+                 status: Callable[[], str], stream: TextIO | None = None, every: float = DEFAULT_LOG_EVERY):
         self.what, self.total, self.unit, self.status = what, total, unit, status
         self.stream = stream or sys.stderr
         self.terminal = enabled and self.stream.isatty()
         self.logging = enabled and not self.terminal
-        self.every = every if every is not None else log_every() if self.logging else DEFAULT_LOG_EVERY
+        self.every = every
         self.done_before = self.done = done
         self.started = self.last_line = time.monotonic()
         self.running = ""

@@ -43,7 +43,7 @@ import pyarrow.parquet as pq
 
 from . import __version__, deals
 from .errors import InputError
-from .progress import Progress, Tally
+from .progress import DEFAULT_LOG_EVERY, Progress, Tally
 from .result import UNKNOWN, VERDICTS, WINNABLE
 from .rules import Rules
 
@@ -57,6 +57,7 @@ DEFAULT_CHUNK_SOLVES = 200  # solves (seeds x rule sets) per chunk of a new surv
 DEFAULT_TIMEOUT = 60.0  # seconds per solve of a survey, unless told otherwise
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 TICK = 1.0  # seconds between looks at the workers while waiting for chunks
+LOG_EVERY_ENV = "DSOLVE_PROGRESS_EVERY"  # seconds between progress lines when stderr is not a terminal
 _CHUNK_RE = re.compile(r"^chunk-(\d+)\.parquet$")
 _META = b"dsolve"
 _LEGACY_FIRST, _LEGACY_STOP = b"dsolve.first", b"dsolve.stop"  # format 1: one key each, Python literals
@@ -268,6 +269,34 @@ class SurveyRun:
     seeds_done_before: int
     chunks_written: int
     set_aside: tuple[DamagedChunk, ...] = ()
+
+
+def _seconds(text: str) -> float | None:
+    """``text`` as a positive, finite number of seconds; ``None`` if it is not one."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if math.isfinite(seconds) and seconds > 0 else None
+
+
+def parse_timeout(text: str) -> float | None:
+    """A time limit per solve as typed: positive, finite seconds, or ``none`` (``None``: no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    seconds = _seconds(text)
+    if seconds is None:
+        raise InputError(f"{text!r} is not a positive number of seconds or 'none'")
+    return seconds
+
+
+def log_every() -> float:
+    """Seconds between a run's progress lines in a log: ``$DSOLVE_PROGRESS_EVERY``, default 30."""
+    text = os.environ.get(LOG_EVERY_ENV)
+    seconds = DEFAULT_LOG_EVERY if text is None else _seconds(text)
+    if seconds is None:
+        raise InputError(f"{LOG_EVERY_ENV} must be a positive number of seconds, got {text!r}")
+    return seconds
 
 
 def parse_seeds(text: str) -> range:
@@ -697,7 +726,7 @@ def run_survey(
     :data:`DEFAULT_CHUNK_SOLVES` solves' worth) applies to a new directory; an existing one keeps
     its own. Damaged chunks are moved to ``_damaged/`` and their seeds solved again; a format-1
     directory is upgraded. ``progress``: on stderr, a progress bar if it is a terminal, else a line
-    every :func:`dsolve.progress.log_every` seconds. Ctrl-C or SIGTERM raise KeyboardInterrupt
+    every :func:`log_every` seconds. Ctrl-C or SIGTERM raise KeyboardInterrupt
     after stopping the workers; every chunk written so far stays.
     """
     started, out = time.time(), Path(out)
@@ -727,7 +756,7 @@ def run_survey(
             remaining = sum(len(c) for c in todo)
             tasks = (Task(convention, c.start, c.stop, manifest.rules, manifest.limits) for c in todo)
             with Progress("survey", len(seeds), len(seeds) - remaining, "seed", progress,
-                          lambda: str(tally)) as shown, \
+                          lambda: str(tally), every=log_every()) as shown, \
                     _sigterm_as_interrupt():
 
                 def on_result(task: Task, table: pa.Table) -> None:
@@ -801,8 +830,8 @@ def retry_unknown(
         still_unknown = 0
         with _pool(jobs, scheduler) as pool:
             _write_manifest(out, manifest)
-            with Progress("retry", total, 0, "solve", progress,
-                          lambda: f"still unknown {still_unknown}") as shown, _sigterm_as_interrupt():
+            with Progress("retry", total, 0, "solve", progress, lambda: f"still unknown {still_unknown}",
+                          every=log_every()) as shown, _sigterm_as_interrupt():
 
                 def on_result(retry: Task, table: pa.Table) -> None:
                     nonlocal still_unknown

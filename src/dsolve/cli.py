@@ -396,9 +396,11 @@ def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
 def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     """Solve --seeds under each rule set into DIR, a Parquet file per chunk of seeds.
 
-    Rerunning the same command resumes: finished chunks are skipped. With --retry-unknown, the
-    unknown rows of DIR are solved again under the limits given and their chunks rewritten; the
-    manifest records the retry, and the wall time counts it."""
+    Rerunning the same command resumes: finished chunks are skipped, damaged ones moved to
+    DIR/_damaged and solved again. With --retry-unknown, the unknown rows of DIR are solved again
+    under the limits given and their chunks rewritten; the manifest records the retry, and the
+    wall time counts it. Progress goes to stderr: a bar on a terminal, else a line every 30 s
+    (DSOLVE_PROGRESS_EVERY=SECONDS)."""
     try:
         if retry_unknown:
             given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",

@@ -33,7 +33,7 @@ from .solution import narrate
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
 
 if TYPE_CHECKING:
-    from .survey import SurveyRun
+    from .survey import Limits, SurveyRun
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONVENTION = "solvitaire"
@@ -396,6 +396,35 @@ def rule_sets_from_options(preset_name: tuple[str, ...], rules_text: tuple[str, 
     return [rules_from_options(name, text, draw, passes, empty, worry) for name, text in bases]
 
 
+class _SecondsOrNone(click.ParamType):
+    """A positive, finite number of seconds, or ``none`` (no limit; given as :data:`NO_LIMIT`)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        from .survey import parse_timeout
+
+        seconds = parse_timeout(value, param.opts[0] if param is not None else "timeout")
+        return NO_LIMIT if seconds is None else seconds
+
+
+NO_LIMIT = "none"
+SECONDS_OR_NONE = _SecondsOrNone()
+
+
+def survey_limits(timeout: float | str | None, memory: int | None, max_nodes: int | None) -> Limits | None:
+    """The limits given to a survey command: ``None`` if none was (the survey's own, or the
+    defaults for a new one); else those given, with the default timeout unless ``--timeout``."""
+    from .survey import DEFAULT_TIMEOUT, Limits
+
+    if timeout is None and memory is None and max_nodes is None:
+        return None
+    seconds = DEFAULT_TIMEOUT if timeout is None else None if timeout == NO_LIMIT else timeout
+    return Limits(max_nodes, seconds, memory)
+
+
 _RUN_OPTIONS = (
     click.option("--seeds", metavar="FIRST-LAST", help="seeds to solve, inclusive, e.g. 1-1000000"),
     rule_sets_options,
@@ -404,8 +433,9 @@ _RUN_OPTIONS = (
     click.option("--jobs", type=click.IntRange(min=1), metavar="N",
                  help="local worker processes (default: all cores)"),
     click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead"),
-    click.option("--timeout", type=_Limit(), metavar="S",
-                 help="seconds per solve, then the deal counts as unknown"),
+    click.option("--timeout", type=SECONDS_OR_NONE, metavar="S|none",
+                 help="seconds per solve, then the deal counts as unknown (default 60 for a new "
+                      "survey or a retry; a resumed survey keeps its own limits); none: no limit"),
     click.option("--memory", type=_Limit(integer=True), metavar="MB",
                  help=f"table memory per solve ({_MEMORY_HELP})"),
     click.option("--max-nodes", type=_Limit(integer=True), metavar="N", help="positions per solve"),
@@ -423,15 +453,19 @@ def run_options(command: F) -> F:
 
 
 def survey_from_options(out: str, seeds: str | None, convention: str | None, jobs: int | None,
-                        scheduler: str | None, timeout: float | None, memory: int | None,
+                        scheduler: str | None, timeout: float | str | None, memory: int | None,
                         max_nodes: int | None, chunk_size: int | None, **rules: Any) -> SurveyRun:
     """Run the survey chosen by :func:`run_options` into ``out``, with a progress bar."""
-    from .survey import Limits, parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
+    from .survey import parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
 
     if seeds is None:
         raise InputError("--seeds is required to solve a survey")
-    return run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
-                      Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
+    run = run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
+                     survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
+    for damage in run.set_aside:
+        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were solved "
+                   "again", err=True)
+    return run
 
 
 def _plural(count: int, noun: str) -> str:
@@ -454,11 +488,12 @@ def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5,
     """Print the stats report, or with ``compare`` the compare table (rule sets named by
     ``labels``, default :func:`_preset_labels`), of the survey in ``directory``."""
     from .stats import format_compare, format_stats, summarize
-    from .survey import RunTime, finished, load
+    from .survey import RunTime, open_survey
 
-    manifest, table = load(Path(directory))
+    survey = open_survey(directory)
+    manifest, table = survey.manifest, survey.rows
     summaries = summarize(table, manifest.rules, slowest)
-    wall = RunTime.of(finished(Path(directory)))
+    wall = RunTime.of(survey.chunks)
     if compare and not as_json:
         labels = _preset_labels() if labels is None else labels
         summaries = [dataclasses.replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
@@ -484,18 +519,20 @@ def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
 def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     """Solve --seeds under each rule set into DIR, a Parquet file per chunk of seeds.
 
-    Rerunning the same command resumes: finished chunks are skipped. With --retry-unknown, the
-    unknown rows of DIR are solved again under the limits given and their chunks rewritten; the
-    manifest records the retry, and the wall time counts it."""
+    Rerunning the same command resumes: finished chunks are skipped, damaged ones moved to
+    DIR/_damaged and solved again. With --retry-unknown, the unknown rows of DIR are solved again
+    under the limits given and their chunks rewritten; the manifest records the retry, and the
+    wall time counts it. Progress goes to stderr: a bar on a terminal, else a line every 30 s
+    (DSOLVE_PROGRESS_EVERY=SECONDS)."""
     try:
         if retry_unknown:
             given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",
                                      "convention", "chunk_size"))
             if given:
                 raise InputError(f"--retry-unknown takes the survey's seeds and rules: drop {', '.join(given)}")
-            from .survey import Limits, retry_unknown as retry
+            from .survey import DEFAULT_LIMITS, retry_unknown as retry
 
-            limits = Limits(options["max_nodes"], options["timeout"], options["memory"])
+            limits = survey_limits(options["timeout"], options["memory"], options["max_nodes"]) or DEFAULT_LIMITS
             done = retry(out, limits, options["jobs"], options["scheduler"], progress=True)
             click.echo(f"{_plural(done.rows, 'unknown row')} solved again in {out} ({done.still_unknown} "
                        f"still unknown, {_plural(done.chunks_written, 'chunk')} rewritten); "

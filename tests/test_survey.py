@@ -11,12 +11,14 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from test_cli import fails, ok
 
 import dsolve
 from dsolve import api, survey
+from dsolve import limits as limits_module
 from dsolve.deals import make_deal
 from dsolve.errors import InputError
 from dsolve.moves import TURN, Move
@@ -490,8 +492,16 @@ def test_solve_chunk_passes_the_limits_on(monkeypatch):
         return fake_solve(deal, rules)
 
     monkeypatch.setattr(api, "solve", spy)
-    survey.solve_chunk(survey.Task("solvitaire", 1, 2, (str(RULES[0]),), survey.DEFAULT_LIMITS))
-    assert seen == [{"max_nodes": None, "timeout": 60.0, "memory_mb": None}]
+    monkeypatch.setattr(limits_module, "available_memory_mb", lambda: 10_000.0)
+    task = survey.Task("solvitaire", 1, 2, (str(RULES[0]),), survey.DEFAULT_LIMITS)
+    survey.solve_chunk(task)
+    # Without a memory limit: the default, shared among the local workers solving at once.
+    monkeypatch.setattr(survey, "_WORKER_SLOT", (SimpleNamespace(seeds=[0, 0], mark=lambda *a: None), 0))
+    survey.solve_chunk(task)
+    survey.solve_chunk(dataclasses.replace(task, limits=Limits(memory_mb=100)))
+    assert seen == [{"max_nodes": None, "timeout": 60.0, "memory_mb": 5000},
+                    {"max_nodes": None, "timeout": 60.0, "memory_mb": 2500},
+                    {"max_nodes": None, "timeout": None, "memory_mb": 100}]
 
 
 def test_an_unknown_row_records_the_limit_that_ran_out(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 
 from dsolve import api
 from dsolve.deal import Deal
-from dsolve.dealfiles import load_deal
+from dsolve.dealfiles import dump_deal, load_deal
 from dsolve.deals import solvitaire
 from dsolve.referee import replay
 from dsolve.result import UNKNOWN, WINNABLE
@@ -69,19 +69,21 @@ def test_face_up_deal_agrees_with_solvitaire(row):
 
 
 @pytest.mark.parametrize("row", POSITION_ROWS, ids=lambda r: r["position"])
-def test_solvitaire_file_is_the_same_position(row):
-    """Solvitaire's file differs from dsolve's only in the foundations (one flat list of cards
-    instead of a list of piles) and in having no ``passes used``."""
-    ours = json.loads((DATA / "positions" / f"{row['position']}.json").read_text())
-    theirs = json.loads((DATA / "positions" / f"{row['position']}.solvitaire.json").read_text())
-    ours.pop("passes used", None)
-    ours["foundations"] = [card for pile in ours["foundations"] for card in pile]
-    assert theirs == ours
+def test_dsolve_reads_and_writes_solvitaires_position_files(row):
+    """The file Solvitaire was given is a dsolve deal file as it is, and dsolve writes the same
+    position back as the same JSON (foundations as Solvitaire's flat list, no ``passes used`` in
+    the first pass)."""
+    path = DATA / "positions" / f"{row['position']}.solvitaire.json"
+    deal = load_deal(path)
+    assert deal.passes_used == 1
+    def filled(text: str) -> dict:   # an empty waste or foundations may be written or left out
+        return {key: value for key, value in json.loads(text).items() if value != []}
+
+    assert filled(dump_deal(deal, "json")) == filled(path.read_text())
 
 
 @pytest.mark.parametrize("row", [r for r in POSITION_ROWS if r["verdict"] != UNKNOWN],
                          ids=lambda r: r["position"])
 def test_position_agrees_with_solvitaire(row):
-    deal = load_deal(DATA / "positions" / f"{row['position']}.json")
-    assert deal.in_progress
+    deal = load_deal(DATA / "positions" / f"{row['position']}.solvitaire.json")
     assert_agrees(deal, row["verdict"], row["position"])

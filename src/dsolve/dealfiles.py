@@ -17,9 +17,10 @@ also reads ``1``..``13``; it has no ``T``) and a suit letter ``C``, ``D``, ``H``
 suit letter marks a face-down card, as in Solvitaire (a pile written all upper case is all face up).
 The stock is a pile too, bottom -> top: its LAST card is turned first, the reverse of
 ``Deal.stock``. A game in progress may also have ``"waste"`` (bottom -> top: its last card is the
-one in play), ``"foundations"`` (a list of piles, each A upward of one suit, e.g. ``[["AC", "2C"],
-["AH"], [], []]``) and ``"passes used"`` (passes through the stock begun, 1 in the first; a dsolve
-key Solvitaire does not read).
+one in play), ``"foundations"`` (Solvitaire's flat list of cards, each going onto its suit's
+foundation in the order given, e.g. ``["AC", "2C", "AH"]``; a list of piles, ``[["AC", "2C"],
+["AH"]]``, is read too) and ``"passes used"`` (passes through the stock begun, 1 in the first; a
+dsolve key, written only past the first pass: Solvitaire refuses keys it does not know).
 
 **Text**, for writing by hand::
 
@@ -182,20 +183,33 @@ def _parse_json(text: str) -> Deal:
         face_down.append(down)
     stock, _ = _json_pile(doc[_STOCK], "stock")
     waste, _ = _json_pile(doc.get(_WASTE, []), "waste")
-    foundations = doc.get(_FOUNDATIONS, [])
-    if not isinstance(foundations, list):
-        raise InputError(f"{_FOUNDATIONS!r} must be a list of piles, each a list of cards")
-    home = []
-    for number, pile in enumerate(foundations, 1):
-        cards, _ = _json_pile(pile, f"foundation {number}")
-        if cards != [make_card(rank, suit_of(cards[0])) for rank in range(len(cards))]:
-            raise InputError(f"foundation {number} must hold A upward of one suit, got "
-                             f"{' '.join(map(card_name, cards))}")
-        home += cards[-1:]
+    home = _json_foundations(doc.get(_FOUNDATIONS, []))
     passes_used = doc.get(_PASSES, 1)
     if not isinstance(passes_used, int) or isinstance(passes_used, bool):
         raise InputError(f"{_PASSES!r} must be a whole number")
     return _build(tableau, face_down, stock[::-1], None, waste, home, passes_used)
+
+
+def _json_foundations(items: object) -> list[int]:
+    """The top card of each foundation with cards, from Solvitaire's flat list of cards (each
+    goes onto its suit's foundation in the order given) or a list of piles (each A upward of one
+    suit)."""
+    if isinstance(items, list) and all(isinstance(item, str) for item in items):
+        cards, _ = _json_pile(items, "foundations")
+        piles: dict[int, list[int]] = {}
+        for card in cards:
+            piles.setdefault(suit_of(card), []).append(card)
+        named = [(SUITS[suit], pile) for suit, pile in piles.items()]
+    elif isinstance(items, list) and all(isinstance(item, list) for item in items):
+        named = [(str(number), _json_pile(pile, f"foundation {number}")[0])
+                 for number, pile in enumerate(items, 1)]
+    else:
+        raise InputError(f"{_FOUNDATIONS!r} must be a list of cards (Solvitaire's) or of piles")
+    for name, cards in named:
+        if cards != [make_card(rank, suit_of(cards[0])) for rank in range(len(cards))]:
+            raise InputError(f"foundation {name} must hold A upward of one suit, got "
+                             f"{' '.join(map(card_name, cards))}")
+    return [cards[-1] for _, cards in named if cards]
 
 
 def _check_json_depth(text: str) -> None:
@@ -250,11 +264,12 @@ def _dump_json(deal: Deal) -> str:
     stock = json.dumps([spell(c, False) for c in reversed(deal.stock)])
     body = ",\n    ".join(piles)
     extra = ""
-    if deal.in_progress:
-        foundations = [[card_name(make_card(rank, suit)) for rank in range(height)]
-                       for suit, height in enumerate(deal.foundations)]
+    if deal.in_progress:  # as Solvitaire reads it; "passes used" (dsolve's) only past the first
+        home = [card_name(c) for c in deal.home_cards]
         extra = (f',\n  "{_WASTE}": {json.dumps([card_name(c) for c in deal.waste])},\n'
-                 f'  "{_FOUNDATIONS}": {json.dumps(foundations)},\n  "{_PASSES}": {deal.passes_used}')
+                 f'  "{_FOUNDATIONS}": {json.dumps(home)}')
+        if deal.passes_used > 1:
+            extra += f',\n  "{_PASSES}": {deal.passes_used}'
     return f'{{\n  "{_TABLEAU}": [\n    {body}\n  ],\n  "{_STOCK}": {stock}{extra}\n}}\n'
 
 

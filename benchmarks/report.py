@@ -46,7 +46,7 @@ class Row:
 def solve_seed(seed: int, rules: Rules, convention: str, limits: dict[str, Any]) -> Row:
     from dsolve.api import check
 
-    r = check(seed, rules, convention, **limits)
+    r = check(seed, rules, deal=convention, **limits)
     return Row(seed, r.verdict, len(r.moves), r.nodes, r.seconds, r.table_peak, r.limit)
 
 

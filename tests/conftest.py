@@ -1,5 +1,34 @@
-"""Tests marked ``slow`` run only when asked for: ``pytest -m slow`` (or any ``-m`` expression
-that selects them); a plain ``pytest`` deselects them."""
+"""Shared by the tests: the ``slow`` marker, the shared reference data, the CLI runner and a
+stand-in solver (the ``fake`` fixture).
+
+Tests marked ``slow`` run only when asked for: ``pytest -m slow`` (or any ``-m`` expression that
+selects them); a plain ``pytest`` deselects them.
+
+The shared reference data lives in ``../shared/oracle`` beside the checkout (as on CI), or
+``$DSOLVE_ORACLE``. Tests that need it skip without it, except under CI (``$CI`` set), where a
+missing oracle is an error rather than a silent pass.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dsolve import api
+from dsolve.cli import main
+from dsolve.deals import make_deal
+from dsolve.moves import TURN, Move
+from dsolve.result import Result
+
+ORACLE = Path(os.environ.get("DSOLVE_ORACLE", Path(__file__).resolve().parents[2] / "shared" / "oracle"))
+
+if os.environ.get("CI") and not ORACLE.is_dir():
+    raise RuntimeError(f"CI run without the oracle data at {ORACLE}")
+
+needs_oracle = pytest.mark.skipif(not ORACLE.is_dir(), reason=f"oracle data not found at {ORACLE}")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -9,3 +38,63 @@ def pytest_collection_modifyitems(config, items):
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
+# --- the command line ------------------------------------------------------------------------
+
+def run(*args: str):
+    """``dsolve ARGS`` in this process; the click result (stdout and stderr apart)."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, list(args), prog_name="dsolve")
+
+
+def ok(*args: str) -> str:
+    """The standard output of ``dsolve ARGS``, which must exit 0."""
+    result = run(*args)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def fails(*args: str) -> str:
+    """Exit code 2 and exactly one line on stderr, ``dsolve: error: ...``; returns that line."""
+    result = run(*args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert isinstance(result.exception, SystemExit)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dsolve: error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+# --- a stand-in solver -----------------------------------------------------------------------
+
+DELAY = 0.0  # seconds each fake solve takes
+SLOW: tuple = (None, 0.0)  # a deal that takes longer, and how many seconds
+
+
+def fake_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> Result:
+    """A stand-in solver: a verdict and line length fixed by the deal's cards and the rules."""
+    time.sleep(SLOW[1] if deal == SLOW[0] else DELAY)
+    key = sum(i * c for i, c in enumerate(deal.cards)) + 31 * rules.draw + (rules.passes or 0)
+    verdict = "winnable" if key % 10 < 7 else "unwinnable" if key % 10 < 9 else "unknown"
+    moves = (Move(TURN),) * (key % 40 + 1) if verdict == "winnable" else ()
+    limit = ("nodes", "time")[key % 2] if verdict == "unknown" else ""
+    return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1, limit=limit)
+
+
+def install_fake_solver(delay: float = 0.0, slow_seed: int | None = None, slow_delay: float = 0.0) -> None:
+    """Put :func:`fake_solve` in place of the native solver (for a process of its own); each solve
+    takes ``delay`` seconds, those of ``slow_seed`` ``slow_delay``."""
+    global DELAY, SLOW
+    DELAY = delay
+    SLOW = (None if slow_seed is None else make_deal("solvitaire", slow_seed), slow_delay)
+    api.solve = fake_solve
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """The stand-in solver in place of the native one."""
+    monkeypatch.setattr(api, "solve", fake_solve)

@@ -22,8 +22,8 @@ from dsolve.moves import parse_move
 from dsolve.referee import replay
 from dsolve.rules import STANDARD_RULES, Rules, preset
 
-from oracle_data import ORACLE, needs_oracle
-from test_cli import run
+from conftest import ORACLE, needs_oracle
+from conftest import run
 
 # Solvitaire seed 90 (unwinnable for lonelybot), with a table so small that the core's search of
 # the loss runs for minutes.

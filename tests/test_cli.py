@@ -3,41 +3,21 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dsolve.cli import main
 from dsolve.dealfiles import dump_deal, load_deal
 from dsolve.deals import make_deal
 from dsolve.rules import PRESETS
 
-from oracle_data import ORACLE as ORACLE_DIR
+from conftest import ORACLE as ORACLE_DIR, fails, ok
 
 ORACLE = ORACLE_DIR / "deals-solvitaire.jsonl"
 
 
-def run(*args: str):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args), prog_name="dsolve")
 
 
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    return result.stdout
 
 
-def fails(*args: str) -> str:
-    """Exit code 2 and exactly one line on stderr, ``dsolve: error: ...``; returns that line."""
-    result = run(*args)
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert isinstance(result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("dsolve: error: "), result.stderr
-    assert "Traceback" not in result.stderr
-    return lines[0]
+
 
 
 def test_show_draws_the_layout():

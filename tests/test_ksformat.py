@@ -15,7 +15,7 @@ from dsolve.errors import InputError
 from dsolve.result import UNWINNABLE, WINNABLE
 from dsolve.rules import preset
 
-from test_cli import fails, ok, run
+from conftest import fails, ok, run
 
 DATA = Path(__file__).parent / "data"
 KS_FORMATS = ("ks", "pysol")

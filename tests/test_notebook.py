@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-import test_survey
+import conftest
 
 import dsolve
 from dsolve import api
@@ -58,7 +58,7 @@ def test_notebook_runs_as_on_a_fresh_clone(tmp_path, monkeypatch):
 
 
 def test_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch):
-    monkeypatch.setattr(api, "solve", test_survey.fake_solve)
+    monkeypatch.setattr(api, "solve", conftest.fake_solve)
     draw = [Rules(draw=d, passes=None) for d in range(1, 8)]
     passes = [Rules(draw=d, passes=p) for d in (1, 3) for p in (1, 2, 3)]
     run_survey(tmp_path / "draw", range(1, 31), draw, jobs=2)

@@ -10,7 +10,7 @@ from dsolve.errors import InputError
 from dsolve.result import LIMITS
 from dsolve.rules import Rules, preset, with_options
 
-from test_cli import fails
+from conftest import fails
 
 
 @pytest.mark.parametrize("passes", [0, -1, "0", "-2", "inf", "none", "nan", "1.5", "", math.inf, 2.0, True])

@@ -23,7 +23,7 @@ from dsolve.referee import replay
 from dsolve.result import UNKNOWN, UNWINNABLE, WINNABLE
 from dsolve.rules import Rules
 
-from oracle_data import ORACLE
+from conftest import ORACLE
 
 FILES = sorted(ORACLE.glob("verdicts-*.csv"))  # single deck; the two-deck files are double-*
 SAMPLE_PER_VERDICT = 20   # rows of each verdict per file in the default run

@@ -16,7 +16,7 @@ from dsolve.result import UNWINNABLE, WINNABLE
 from dsolve.rules import STANDARD_RULES, Rules
 from dsolve.solution import narrate
 
-from test_cli import run
+from conftest import run
 
 SEED = 2
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from test_cli import fails, ok
+from conftest import fails, fake_solve, ok
 
 import dsolve
 from dsolve import api, survey
@@ -28,34 +28,6 @@ from dsolve.stats import WinRange
 from dsolve.survey import Limits, load, parse_seeds, plan, retry_unknown, run_survey
 
 RULES = [preset("standard"), preset("casino")]
-DELAY = 0.0  # seconds each fake solve takes
-SLOW: tuple = (None, 0.0)  # a deal that takes longer, and how many seconds
-
-
-def fake_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> Result:
-    """A stand-in solver: a verdict and line length fixed by the deal's cards and the rules."""
-    time.sleep(SLOW[1] if deal == SLOW[0] else DELAY)
-    key = sum(i * c for i, c in enumerate(deal.cards)) + 31 * rules.draw + (rules.passes or 0)
-    verdict = "winnable" if key % 10 < 7 else "unwinnable" if key % 10 < 9 else "unknown"
-    moves = (Move(TURN),) * (key % 40 + 1) if verdict == "winnable" else ()
-    limit = ("nodes", "seconds")[key % 2] if verdict == "unknown" else ""
-    return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1, limit=limit)
-
-
-def install_fake_solver(delay: float = 0.0, slow_seed: int | None = None, slow_delay: float = 0.0) -> None:
-    """Put :func:`fake_solve` in place of the native solver (for a process of its own); each solve
-    takes ``delay`` seconds, those of ``slow_seed`` ``slow_delay``."""
-    global DELAY, SLOW
-    DELAY = delay
-    SLOW = (None if slow_seed is None else make_deal("solvitaire", slow_seed), slow_delay)
-    api.solve = fake_solve
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.setattr(api, "solve", fake_solve)
-
-
 def expected_rows(seeds, rules=RULES, convention="solvitaire") -> list[tuple]:
     rows = []
     for seed in seeds:
@@ -327,7 +299,17 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
     assert rows_of(out)[:len(after)] == after and len(rows_of(out)) == 2 * 49
 
 
+def test_without_dask_a_scheduler_names_the_extra(fake, tmp_path, monkeypatch):
+    """Without Dask installed, --scheduler is one line naming the extra to install, exit 2."""
+    monkeypatch.setitem(sys.modules, "distributed", None)   # import distributed now fails
+    with pytest.raises(InputError, match=r"pip install 'dsolve\[dask\]'"):
+        run_survey(tmp_path / "s", range(1, 3), RULES, scheduler="tcp://127.0.0.1:9")
+    message = fails("survey", "--seeds", "1-2", "--out", str(tmp_path / "t"), "--scheduler", "tcp://127.0.0.1:9")
+    assert message == "dsolve: error: a Dask scheduler needs Dask: pip install 'dsolve[dask]'"
+
+
 def test_unreachable_scheduler(fake, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
     monkeypatch.setattr(survey, "SCHEDULER_TIMEOUT", 0.5)
     out = tmp_path / "s"
     run_survey(out, range(1, 3), RULES, jobs=1)
@@ -400,8 +382,8 @@ def test_cli_errors_are_one_line(fake, tmp_path):
 DRIVER = """
 import sys
 sys.path.insert(0, {tests!r})
-import test_survey
-test_survey.install_fake_solver(delay={delay!r})
+import conftest
+conftest.install_fake_solver(delay={delay!r})
 from dsolve.cli import main
 main(prog_name="dsolve")
 """

@@ -12,9 +12,7 @@ import sys
 import termios
 from pathlib import Path
 
-import pytest
-from test_cli import fails
-from test_survey import RULES, fake  # noqa: F401 (fake: a fixture)
+from conftest import fails
 
 from dsolve import progress, survey
 from dsolve.survey import Task
@@ -22,8 +20,8 @@ from dsolve.survey import Task
 DRIVER = """
 import sys
 sys.path.insert(0, {tests!r})
-import test_survey
-test_survey.install_fake_solver(delay=0.002, slow_seed=13, slow_delay={slow!r})
+import conftest
+conftest.install_fake_solver(delay=0.002, slow_seed=13, slow_delay={slow!r})
 from dsolve.cli import main
 main(prog_name="dsolve")
 """

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from test_cli import fails, ok, run
-from test_survey import RULES, expected_rows, fake, rows_of  # noqa: F401 (fake: a fixture)
+from conftest import fails, ok, run
+from test_survey import RULES, expected_rows, rows_of
 
 from dsolve import survey
 from dsolve.errors import InputError
@@ -34,7 +34,7 @@ def test_data_tools_open_a_survey_directory_the_plain_way(fake, tmp_path):
     run_survey(out, range(1, 30), RULES, jobs=2, chunk_size=7)
     expected = sorted(expected_rows(range(1, 30)), key=lambda r: r[:2])
     assert rows_of(out) == expected
-    assert any(row[2] == "unknown" and row[6] in ("nodes", "seconds") for row in expected)
+    assert any(row[2] == "unknown" and row[6] in ("nodes", "time") for row in expected)
     assert plain(pq.read_table(out)) == expected
     assert plain(ds.dataset(out).to_table()) == expected
     pandas = pytest.importorskip("pandas")

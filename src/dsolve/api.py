@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import _core
 from .deal import Deal
-from .deals import make_deal
+from .deals import DEFAULT_CONVENTION, make_deal
 from .dealfiles import dump_deal
 from .errors import InputError, SolverBug
 from .limits import checked_limit, default_memory_mb
@@ -86,13 +86,14 @@ def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
     return sorted(out, key=lambda h: (order[h.verdict], len(h.result.moves)))
 
 
-def check(seed: int | str, rules: Rules | str = STANDARD_RULES, convention: str = "solvitaire", *,
-          max_nodes: int | None = None, timeout: float | None = None,
-          memory_mb: float | None = None) -> Result:
-    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`); the rest
-    as :func:`solve`."""
-    return solve(make_deal(convention, seed), rules, max_nodes=max_nodes, timeout=timeout,
-                 memory_mb=memory_mb)
+def check(seed_or_deal: int | str | Deal, rules: Rules | str = STANDARD_RULES,
+          deal: str = DEFAULT_CONVENTION, *, max_nodes: int | None = None,
+          timeout: float | None = None, memory_mb: float | None = None) -> Result:
+    """Decide a deal: a :class:`Deal` (or game in progress), or the seed of one in the seed
+    convention ``deal`` (see :mod:`dsolve.deals`; as the CLI's ``--deal``). ``rules``: a
+    :class:`Rules`, a preset name or a rules string. The rest as :func:`solve`."""
+    position = seed_or_deal if isinstance(seed_or_deal, Deal) else make_deal(deal, seed_or_deal)
+    return solve(position, rules, max_nodes=max_nodes, timeout=timeout, memory_mb=memory_mb)
 
 
 def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[Move, ...]:

@@ -25,7 +25,7 @@ from . import __version__
 from .cards import STANDARD, DeckShape, card_name
 from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
-from .deals import CONVENTIONS, exact_index, make_deal
+from .deals import CONVENTIONS, DEFAULT_CONVENTION, exact_index, make_deal
 from .errors import InputError, SolverBug
 from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
 from .render import deal_json, render
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from .survey import Limits, SurveyRun
 
 F = TypeVar("F", bound=Callable[..., Any])
-DEFAULT_CONVENTION = "solvitaire"
 # Bare ``dsolve``: click (>= 8.2) shows the help through this usage error; let it.
 _HELP_REQUEST = getattr(click.exceptions, "NoArgsIsHelpError", ())
 EXIT_DECIDED, EXIT_UNKNOWN, EXIT_SOLVER_BUG, EXIT_INTERRUPTED = 0, 3, 70, 130
@@ -308,14 +307,9 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
         details = [c for c in (None if conv == DEFAULT_CONVENTION else conv, shape) if c is not None]
         label = f"seed {number}" + (f" ({', '.join(details)})" if details else "")
     if as_json:
-        click.echo(json.dumps({
-            "verdict": result.verdict, "moves": [str(m) for m in result.moves],
-            "move_count": len(result.moves), "nodes": result.nodes,
-            "seconds": round(result.seconds, 6), "table_peak": result.table_peak,
-            "limit": result.limit or None, "memory_mb": result.memory_mb,
-            "dead_cards": [card_name(c) for c in result.dead_cards], "rules": str(chosen),
-            "seed": None if number is None else int(number),
-            "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
+        click.echo(json.dumps({**result.to_dict(), "rules": str(chosen),
+                               "seed": None if number is None else int(number),
+                               "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
     else:
         if result.verdict == "winnable":
             verdict = f"winnable in {len(result.moves)} moves"

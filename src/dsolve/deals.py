@@ -313,6 +313,8 @@ CONVENTIONS: dict[str, Callable[[int], Deal]] = {
     "exact": exact,
     "microsoft": microsoft,
 }
+DEFAULT_CONVENTION = "solvitaire"
+"""The convention of a seed given without one (the largest published per-deal datasets use it)."""
 
 _DECIMAL = re.compile(r"[+-]?[0-9]+")
 _MAX_SEED_DIGITS = 100  # every convention's seeds have fewer (52! has 68 digits)

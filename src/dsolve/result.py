@@ -2,14 +2,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Literal
 
+from .cards import card_name
 from .moves import Move
 
-WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
-VERDICTS = (WINNABLE, UNWINNABLE, UNKNOWN)
+Verdict = Literal["winnable", "unwinnable", "unknown"]
+WINNABLE: Verdict = "winnable"
+UNWINNABLE: Verdict = "unwinnable"
+UNKNOWN: Verdict = "unknown"
+VERDICTS: tuple[Verdict, ...] = (WINNABLE, UNWINNABLE, UNKNOWN)
 
 
-LIMITS = ("time", "table", "nodes", "memory", "interrupt")
+Limit = Literal["", "time", "table", "nodes", "memory", "interrupt"]
+LIMITS: tuple[Limit, ...] = ("time", "table", "nodes", "memory", "interrupt")
 """Why a verdict is unknown: the time or node budget ran out (``table``: after the transposition
 table filled, so that more memory is what would help most), the machine's memory for the search
 itself, or an interrupt."""
@@ -27,12 +33,12 @@ class Result:
     (see the core's dead-end test), else empty.
     """
 
-    verdict: str
+    verdict: Verdict
     moves: tuple[Move, ...]
     nodes: int
     seconds: float
     table_peak: int
-    limit: str = ""
+    limit: Limit = ""
     memory_mb: float | None = None
     dead_cards: tuple[int, ...] = ()
 
@@ -40,11 +46,20 @@ class Result:
     def decided(self) -> bool:
         return self.verdict != UNKNOWN
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``verdict``, ``moves`` (their notation), ``move_count``, ``nodes``,
+        ``seconds``, ``table_peak``, ``limit`` (None when decided), ``memory_mb``, ``dead_cards``."""
+        return {"verdict": self.verdict, "moves": [str(m) for m in self.moves],
+                "move_count": len(self.moves), "nodes": self.nodes, "seconds": round(self.seconds, 6),
+                "table_peak": self.table_peak, "limit": self.limit or None, "memory_mb": self.memory_mb,
+                "dead_cards": [card_name(c) for c in self.dead_cards]}
+
     def __repr__(self) -> str:
         """Short: the number of moves of a winning line, not the moves."""
         detail = {WINNABLE: f", {len(self.moves)} moves", UNKNOWN: f", limit={self.limit!r}"}.get(self.verdict, "")
         return (f"Result({self.verdict!r}{detail}, nodes={self.nodes}, seconds={self.seconds:.3f}, "
                 f"table_peak={self.table_peak}, memory_mb={self.memory_mb})")
+
 
 @dataclass(frozen=True)
 class Hint:
@@ -55,5 +70,5 @@ class Hint:
     result: Result
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         return self.result.verdict

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from .errors import InputError
 
-EMPTY_RULES = ("king", "any", "none")
+EmptyRule = Literal["king", "any", "none"]
+EMPTY_RULES: tuple[EmptyRule, ...] = ("king", "any", "none")
 UNLIMITED = "unlimited"
 MAX_DRAW = 13
 
@@ -22,7 +24,7 @@ class Rules:
 
     draw: int = 3
     passes: int | None = None
-    empty_rule: str = "king"
+    empty_rule: EmptyRule = "king"
     worry_back: bool = True
 
     def __post_init__(self) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import fcntl
 import json
-import math
 import multiprocessing
 import os
 import re
@@ -412,7 +411,10 @@ def _local_pool(jobs: int | None) -> Iterator[_Pool]:
 
 @contextmanager
 def _dask_pool(address: str) -> Iterator[_Pool]:
-    from distributed import Client
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("a Dask scheduler needs Dask: pip install 'dsolve[dask]'") from None
 
     try:
         client = Client(address, timeout=SCHEDULER_TIMEOUT)
@@ -707,7 +709,7 @@ def run_survey(
     out: str | os.PathLike,
     seeds: range,
     rules: Sequence[Rules],
-    convention: str = "solvitaire",
+    convention: str = deals.DEFAULT_CONVENTION,
     limits: Limits | None = None,
     jobs: int | None = None,
     scheduler: str | None = None,

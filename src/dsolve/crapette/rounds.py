@@ -8,9 +8,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from ..errors import InputError
-from .game import SEATS, IllegalMove, Round, RoundResult, check_seed, replay
+from .game import DISCARD, PASS, SEATS, TURN, IllegalMove, Round, RoundResult, check_seed, deal, replay
 from .players import PLAYERS, make_player, player_seed
-from .rules import Options
+from .rules import Options, name
 
 MAX_TURN_MOVES = 5000
 ROW_COLUMNS = ("seed", "player_a", "player_b", "first_player", "winner", "end", "points_a",
@@ -135,3 +135,56 @@ def play_match(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
         for seat in (0, 1):
             match.totals[seat] += rnd.result.points[seat]  # type: ignore[union-attr]
     return match
+
+
+def format_result(rnd: Round, players: tuple[str, str]) -> str:
+    """One line: how the round ended, its length and the points."""
+    r = rnd.result
+    assert r is not None
+    who = [f"{SEATS[s]} ({players[s]})" for s in (0, 1)]
+    size = f"{rnd.turns} turns, {len(rnd.moves)} moves"
+    if r.end == "out":
+        w = r.winner
+        return (f"{who[w]} goes out after {size}: {who[w]} scores {r.points[w]} "
+                f"(30 + {r.left[1 - w]} for the cards left to {SEATS[1 - w]})")
+    scorer = next((s for s in (0, 1) if r.points[s]), None)
+    gain = "nobody scores" if scorer is None else f"{who[scorer]} scores {r.points[scorer]}"
+    return f"{r.end} after {size}: cards left A {r.left[0]}, B {r.left[1]}; {gain}"
+
+
+def format_round(rnd: Round, players: tuple[str, str]) -> str:
+    """The round as text: who starts and why, each turn's moves on a line, and the result."""
+    t0 = deal(rnd.seed, rnd.options) if rnd.seed is not None else None
+    lines = [f"seed {rnd.seed}: A {players[0]}, B {players[1]}; {SEATS[rnd.first]} starts"
+             + (f" (reserve tops A {name(t0.reserve[0][-1])}, B {name(t0.reserve[1][-1])})" if t0 else "")]
+    seat, turn, current = rnd.first, 1, []
+    for move in rnd.moves:
+        current.append(str(move))
+        if move.kind in (DISCARD, PASS) or (move.kind == TURN and rnd.options.turn_ends_turn):
+            lines.append(f"{turn:>4} {SEATS[seat]}: {', '.join(current)}")
+            seat, turn, current = 1 - seat, turn + 1, []
+    if current:
+        lines.append(f"{turn:>4} {SEATS[seat]}: {', '.join(current)}")
+    lines.append(format_result(rnd, players))
+    return "\n".join(lines)
+
+
+def match_record(match: Match) -> dict:
+    """A match as JSON-ready data: its rounds as :func:`round_record` gives them, the totals, the winner."""
+    return {"seed": match.seed, "players": list(match.players),
+            "rounds": [round_record(r, match.players) for r in match.rounds],
+            "totals": match.totals, "winner": SEATS[match.winner]}
+
+
+def format_match(match: Match) -> str:
+    """A line per round (deal seed, result, running totals) and the winner."""
+    totals = [0, 0]
+    lines = [f"match {match.seed}: A {match.players[0]}, B {match.players[1]}"]
+    for k, rnd in enumerate(match.rounds, 1):
+        totals = [totals[s] + rnd.result.points[s] for s in (0, 1)]  # type: ignore[union-attr]
+        lines.append(f"round {k} (deal {rnd.seed}, {SEATS[rnd.first]} starts): "
+                     f"{format_result(rnd, match.players)}; totals A {totals[0]}, B {totals[1]}")
+    w = match.winner
+    lines.append(f"{SEATS[w]} ({match.players[w]}) wins the match {match.totals[w]} to "
+                 f"{match.totals[1 - w]} in {len(match.rounds)} rounds")
+    return "\n".join(lines)

@@ -84,10 +84,12 @@ MOVE_COST = 0.001
 class SearchPlayer:
     """Looks ahead over its own moves up to the next unknown card (a draw, or a face-down reserve
     card turned up) and takes the line that leaves the best position by :meth:`value`: cards left
-    (2 a reserve card, 1 a draw or waste card, the opponent's counting for it) less what the
-    position offers the opponent next turn (the kinds of card it could play from its draw pile,
-    and its visible reserve top if that can be played). Depth-first with at most ``budget``
-    positions per decision and no position searched twice."""
+    (2 a reserve card, 1 a draw or waste card, the opponent's counting for it), the chance that
+    its next drawn card plays, and what the position leaves the opponent when the turn ends (its
+    visible reserve top playable; the kinds it could play from its draw pile, weight 0 by default
+    as it played worse against greedy: see the README). Depth-first,
+    at most ``depth`` moves deep and ``budget`` positions per decision, no position (houses in
+    any order) searched twice in a turn, at most ``max_house_moves`` moves between houses a turn."""
 
     name = "search"
 

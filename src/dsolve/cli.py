@@ -576,3 +576,69 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
         survey_from_options(out or temp, **options)
         _report(out or temp, as_json, compare=True, labels=_preset_labels(typed))
 
+
+
+# --- crapette ----------------------------------------------------------------------------------
+
+@main.group()
+def crapette() -> None:
+    """Crapette (Double Solitaire): play rounds and matches between players, and their statistics."""
+
+
+def _crapette_setup(players: str, rules_text: str | None) -> tuple[tuple[str, str], Any]:
+    from .crapette.rounds import parse_players
+    from .crapette.rules import Options
+
+    return parse_players(players), Options.parse(rules_text or "")
+
+
+_CRAPETTE_OPTIONS = (
+    click.option("--players", default="greedy,greedy", show_default=True, metavar="A,B",
+                 help="seat A's and seat B's player: random, greedy, search (one name: both)"),
+    click.option("--rules", "rules_text", metavar="SPEC",
+                 help="rules options, e.g. load_match=suit,reserve_first=no (see the README)"),
+    click.option("--json", "as_json", is_flag=True, help="print JSON"),
+)
+
+
+def crapette_options(command: F) -> F:
+    """Add ``--players``, ``--rules`` and ``--json``."""
+    for decorator in reversed(_CRAPETTE_OPTIONS):
+        command = decorator(command)
+    return command
+
+
+@crapette.command("play")
+@click.argument("seed")
+@crapette_options
+@click.option("--match", "whole_match", is_flag=True, help="play a match to 300 points (SEED seeds its deals)")
+def crapette_play(seed: str, players: str, rules_text: str | None, as_json: bool, whole_match: bool) -> None:
+    """Play the round dealt by SEED (or with --match a match) and print the moves and the score."""
+    from .crapette import rounds
+
+    seats, options = _crapette_setup(players, rules_text)
+    if whole_match:
+        match = rounds.play_match(seed, seats, options)
+        click.echo(json.dumps(rounds.match_record(match)) if as_json else rounds.format_match(match))
+    else:
+        rnd = rounds.play_round(seed, seats, options)
+        click.echo(json.dumps(rounds.round_record(rnd, seats)) if as_json else rounds.format_round(rnd, seats))
+
+
+@crapette.command("stats")
+@click.option("--seeds", required=True, metavar="FIRST-LAST", help="round seeds, inclusive, e.g. 1-1000")
+@crapette_options
+@click.option("--swap", is_flag=True, help="play each seed twice, the players' seats exchanged")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="worker processes")
+def crapette_stats(seeds: str, players: str, rules_text: str | None, as_json: bool, swap: bool, jobs: int) -> None:
+    """Play rounds in memory and print: the first player's win share (95 % Wilson interval),
+    stalemates, moves and turns per round, points per round, rounds per match to 300, and with
+    two player types each one's win share."""
+    from .crapette.rounds import play_rounds
+    from .crapette.stats import format_summary, summarize
+    from .survey import parse_seeds
+
+    seats, options = _crapette_setup(players, rules_text)
+    summary = summarize(play_rounds(parse_seeds(seeds), seats, options, swap=swap, jobs=jobs), options.target)
+    click.echo(json.dumps(summary, indent=2) if as_json else format_summary(summary))

@@ -1,0 +1,1 @@
+"""Crapette (Double Solitaire, Zank-Patience): the rules engine, players, rounds and matches."""

@@ -1,0 +1,190 @@
+"""Playing Crapette: rounds and matches between two players, records that replay, and one row
+per round for surveys and statistics."""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+
+from ..errors import InputError
+from .game import DISCARD, PASS, SEATS, TURN, IllegalMove, Round, RoundResult, check_seed, deal, replay
+from .players import PLAYERS, make_player, player_seed
+from .rules import Options, name
+
+MAX_TURN_MOVES = 5000
+ROW_COLUMNS = ("seed", "player_a", "player_b", "first_player", "winner", "end", "points_a",
+               "points_b", "left_a", "left_b", "moves", "turns", "foundation")
+
+
+def parse_players(text: str) -> tuple[str, str]:
+    """``"greedy,random"`` (seat A, seat B), or one name for both seats."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2:
+        raise InputError(f"bad players {text!r} (expected A,B, e.g. greedy,random)")
+    for n in names:
+        if n not in PLAYERS:
+            raise InputError(f"unknown player {n!r} (players: {', '.join(PLAYERS)})")
+    return names[0], names[1]
+
+
+def play_round(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
+               options: Options = Options()) -> Round:
+    """The round dealt by ``seed``, played to its end by ``players`` (seat A, seat B); the same
+    arguments give the same round."""
+    rnd = Round.deal(seed, options)
+    seats = [make_player(kind, player_seed(rnd.seed, seat)) for seat, kind in enumerate(players)]
+    turn, moves_this_turn = 0, 0
+    while rnd.result is None:
+        moves = rnd.legal_moves()
+        rnd.play(moves[0] if len(moves) == 1 else seats[rnd.turn].choose(rnd, moves))
+        moves_this_turn = moves_this_turn + 1 if rnd.turns == turn else 0
+        turn = rnd.turns
+        if moves_this_turn > MAX_TURN_MOVES:  # a player that never ends its turn: a bug, not a rule
+            raise RuntimeError(f"seed {rnd.seed}: {players[rnd.turn]} made {MAX_TURN_MOVES} moves in one turn")
+    return rnd
+
+
+def round_record(rnd: Round, players: tuple[str, str]) -> dict:
+    """A finished round as JSON-ready data: seed, players, rules options, first seat, every move
+    as text, and the result; :func:`replay_record` plays it again."""
+    assert rnd.result is not None and rnd.seed is not None
+    return {"seed": rnd.seed, "players": list(players), "options": str(rnd.options),
+            "first_player": SEATS[rnd.first], "moves": [str(m) for m in rnd.moves],
+            "turns": rnd.turns, "result": asdict(rnd.result)}
+
+
+def replay_record(record: dict) -> Round:
+    """Replay a :func:`round_record` move by move, each checked by the engine; :class:`IllegalMove`
+    if a move is not legal or the round does not end as recorded."""
+    rnd = replay(record["seed"], record["moves"], Options.parse(record["options"]))
+    expected = RoundResult(**{**record["result"], "points": tuple(record["result"]["points"]),
+                              "left": tuple(record["result"]["left"])})
+    if rnd.result != expected:
+        raise IllegalMove(f"the replayed round ends {rnd.result}, the record says {expected}")
+    return rnd
+
+
+def round_row(rnd: Round, players: tuple[str, str]) -> dict:
+    """One row (:data:`ROW_COLUMNS`) of a finished round: seats 0 (A) and 1 (B); ``winner`` -1
+    unless a seat went out; ``foundation`` the cards on the foundations at the end."""
+    r = rnd.result
+    assert r is not None
+    return {"seed": rnd.seed, "player_a": players[0], "player_b": players[1],
+            "first_player": rnd.first, "winner": r.winner, "end": r.end,
+            "points_a": r.points[0], "points_b": r.points[1], "left_a": r.left[0], "left_b": r.left[1],
+            "moves": len(rnd.moves), "turns": rnd.turns,
+            "foundation": sum(map(len, rnd.table.found))}
+
+
+def _rows(task: tuple[list[int], tuple[str, str], Options, bool]) -> list[dict]:
+    seeds, players, options, swap = task
+    pairings = [players, players[::-1]] if swap and players[0] != players[1] else [players]
+    return [round_row(play_round(seed, pair, options), pair) for seed in seeds for pair in pairings]
+
+
+def play_rounds(seeds: Iterable[int], players: tuple[str, str] = ("greedy", "greedy"),
+                options: Options = Options(), swap: bool = False, jobs: int = 1,
+                chunk: int = 100) -> list[dict]:
+    """A row (:func:`round_row`) per round of ``seeds``; with ``swap`` each seed is played a second
+    time with the players' seats exchanged (the deal's seats stay: the cards of seat A go to
+    the other player). ``jobs`` worker processes share chunks of ``chunk`` seeds; the rows come
+    back in seed order whatever ``jobs`` is."""
+    seeds = [check_seed(s) for s in seeds]
+    tasks = [(seeds[i:i + chunk], players, options, swap) for i in range(0, len(seeds), chunk)]
+    if jobs <= 1 or len(tasks) <= 1:
+        return [row for task in tasks for row in _rows(task)]
+    with ProcessPoolExecutor(jobs) as pool:
+        return [row for rows in pool.map(_rows, tasks) for row in rows]
+
+
+def match_round_seeds(seed: int) -> Iterator[int]:
+    """The deal seeds of a match's rounds: 64-bit numbers drawn from ``random.Random(seed)``."""
+    rng = random.Random(check_seed(seed))
+    while True:
+        yield rng.getrandbits(64)
+
+
+@dataclass
+class Match:
+    """Rounds between two players in fixed seats until one seat has ``options.target`` points."""
+
+    seed: int
+    players: tuple[str, str]
+    rounds: list[Round] = field(default_factory=list)
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+
+    @property
+    def winner(self) -> int:
+        """The seat with more points (the one that reached the target first)."""
+        return 0 if self.totals[0] > self.totals[1] else 1
+
+
+def play_match(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
+               options: Options = Options(), max_rounds: int = 1000) -> Match:
+    """A match to ``options.target`` points; round ``k`` is dealt by the ``k``-th of
+    :func:`match_round_seeds`. A seat that reaches the target wins (only one seat scores a round)."""
+    match = Match(check_seed(seed), players)
+    for round_seed in match_round_seeds(match.seed):
+        if max(match.totals) >= options.target or len(match.rounds) >= max_rounds:
+            break
+        rnd = play_round(round_seed, players, options)
+        match.rounds.append(rnd)
+        for seat in (0, 1):
+            match.totals[seat] += rnd.result.points[seat]  # type: ignore[union-attr]
+    return match
+
+
+def format_result(rnd: Round, players: tuple[str, str]) -> str:
+    """One line: how the round ended, its length and the points."""
+    r = rnd.result
+    assert r is not None
+    who = [f"{SEATS[s]} ({players[s]})" for s in (0, 1)]
+    size = f"{rnd.turns} turns, {len(rnd.moves)} moves"
+    if r.end == "out":
+        w = r.winner
+        return (f"{who[w]} goes out after {size}: {who[w]} scores {r.points[w]} "
+                f"(30 + {r.left[1 - w]} for the cards left to {SEATS[1 - w]})")
+    scorer = next((s for s in (0, 1) if r.points[s]), None)
+    gain = "nobody scores" if scorer is None else f"{who[scorer]} scores {r.points[scorer]}"
+    return f"{r.end} after {size}: cards left A {r.left[0]}, B {r.left[1]}; {gain}"
+
+
+def format_round(rnd: Round, players: tuple[str, str]) -> str:
+    """The round as text: who starts and why, each turn's moves on a line, and the result."""
+    t0 = deal(rnd.seed, rnd.options) if rnd.seed is not None else None
+    lines = [f"seed {rnd.seed}: A {players[0]}, B {players[1]}; {SEATS[rnd.first]} starts"
+             + (f" (reserve tops A {name(t0.reserve[0][-1])}, B {name(t0.reserve[1][-1])})" if t0 else "")]
+    seat, turn, current = rnd.first, 1, []
+    for move in rnd.moves:
+        current.append(str(move))
+        if move.kind in (DISCARD, PASS) or (move.kind == TURN and rnd.options.turn_ends_turn):
+            lines.append(f"{turn:>4} {SEATS[seat]}: {', '.join(current)}")
+            seat, turn, current = 1 - seat, turn + 1, []
+    if current:
+        lines.append(f"{turn:>4} {SEATS[seat]}: {', '.join(current)}")
+    lines.append(format_result(rnd, players))
+    return "\n".join(lines)
+
+
+def match_record(match: Match) -> dict:
+    """A match as JSON-ready data: its rounds as :func:`round_record` gives them, the totals, the winner."""
+    return {"seed": match.seed, "players": list(match.players),
+            "rounds": [round_record(r, match.players) for r in match.rounds],
+            "totals": match.totals, "winner": SEATS[match.winner]}
+
+
+def format_match(match: Match) -> str:
+    """A line per round (deal seed, result, running totals) and the winner."""
+    totals = [0, 0]
+    lines = [f"match {match.seed}: A {match.players[0]}, B {match.players[1]}"]
+    for k, rnd in enumerate(match.rounds, 1):
+        totals = [totals[s] + rnd.result.points[s] for s in (0, 1)]  # type: ignore[union-attr]
+        lines.append(f"round {k} (deal {rnd.seed}, {SEATS[rnd.first]} starts): "
+                     f"{format_result(rnd, match.players)}; totals A {totals[0]}, B {totals[1]}")
+    w = match.winner
+    lines.append(f"{SEATS[w]} ({match.players[w]}) wins the match {match.totals[w]} to "
+                 f"{match.totals[1 - w]} in {len(match.rounds)} rounds")
+    return "\n".join(lines)

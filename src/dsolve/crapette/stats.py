@@ -1,0 +1,101 @@
+"""Statistics over Crapette round rows (:func:`dsolve.crapette.rounds.round_row`): the first
+player's edge, stalemates, round lengths, points, rounds per match, and each player type against
+each other with seats swapped."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import groupby
+
+from ..stats import wilson
+from .rules import TARGET
+
+
+def share(successes: int, n: int) -> dict:
+    """``successes`` of ``n`` as a share with its 95 % Wilson interval."""
+    low, high = wilson(successes, n)
+    return {"n": n, "count": successes, "share": successes / n if n else 0.0, "low": low, "high": high}
+
+
+def _mean_p90(values: Sequence[float]) -> dict:
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)] if ordered else 0
+    return {"mean": sum(ordered) / len(ordered) if ordered else 0.0, "p90": p90}
+
+
+def rounds_per_match(rows: Sequence[dict], target: int = TARGET) -> list[int]:
+    """Matches made of consecutive rounds (rows in seed order, one pairing and seating): points
+    add up per seat until one seat reaches ``target``; the round counts of the finished matches.
+    Rounds are independent deals, so this is how matches of these players run."""
+    counts = []
+    for _, group in groupby(sorted(rows, key=lambda r: (r["player_a"], r["player_b"], r["seed"])),
+                            key=lambda r: (r["player_a"], r["player_b"])):
+        totals, n = [0, 0], 0
+        for row in group:
+            totals[0] += row["points_a"]
+            totals[1] += row["points_b"]
+            n += 1
+            if max(totals) >= target:
+                counts.append(n)
+                totals, n = [0, 0], 0
+    return counts
+
+
+def summarize(rows: Sequence[dict], target: int = TARGET) -> dict:
+    """The summary of ``rows``: rounds; the first player's wins (a share of all rounds and of the
+    rounds someone went out); stalemates (``stalemate`` and ``turn limit``); moves, turns and
+    points per round (mean, p90); rounds per match to ``target``; and per pair of player types
+    (seats swapped when both seatings are in the rows) each type's wins."""
+    n = len(rows)
+    out = [r for r in rows if r["winner"] >= 0]
+    first_wins = sum(r["winner"] == r["first_player"] for r in out)
+    matches = rounds_per_match(rows, target)
+    pairs: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        a, b = r["player_a"], r["player_b"]
+        if a == b:
+            continue
+        x, y = sorted((a, b))
+        tally = pairs.setdefault((x, y), {"rounds": 0, x: 0, y: 0, "seatings": set()})
+        tally["rounds"] += 1
+        tally["seatings"].add((a, b))
+        if r["winner"] >= 0:
+            tally[(a, b)[r["winner"]]] += 1
+    return {
+        "rounds": n,
+        "first_player_wins": share(first_wins, n),
+        "first_player_wins_of_decided": share(first_wins, len(out)),
+        "stalemates": share(n - len(out), n),
+        "moves": _mean_p90([r["moves"] for r in rows]),
+        "turns": _mean_p90([r["turns"] for r in rows]),
+        "points": _mean_p90([r["points_a"] + r["points_b"] for r in rows]),
+        "rounds_per_match": {**_mean_p90(matches), "matches": len(matches), "target": target},
+        "pairings": [{"players": [x, y], "seats_swapped": len(t["seatings"]) == 2,
+                      x: share(t[x], t["rounds"]), y: share(t[y], t["rounds"])}
+                     for (x, y), t in sorted(pairs.items())],
+    }
+
+
+def _pct(s: dict) -> str:
+    return f"{100 * s['share']:.2f} % [{100 * s['low']:.2f}, {100 * s['high']:.2f}] ({s['count']}/{s['n']})"
+
+
+def format_summary(summary: dict) -> str:
+    """:func:`summarize` as lines of text."""
+    s = summary
+    m = s["rounds_per_match"]
+    lines = [
+        f"rounds: {s['rounds']}",
+        f"first player wins: {_pct(s['first_player_wins'])}; of rounds someone went out: "
+        f"{_pct(s['first_player_wins_of_decided'])}",
+        f"stalemates: {_pct(s['stalemates'])}",
+        f"moves per round: mean {s['moves']['mean']:.1f}, p90 {s['moves']['p90']}",
+        f"turns per round: mean {s['turns']['mean']:.1f}, p90 {s['turns']['p90']}",
+        f"points per round: mean {s['points']['mean']:.1f}, p90 {s['points']['p90']}",
+        f"rounds per match to {m['target']}: mean {m['mean']:.2f}, p90 {m['p90']} ({m['matches']} matches)",
+    ]
+    for p in s["pairings"]:
+        x, y = p["players"]
+        swapped = "seats swapped" if p["seats_swapped"] else "one seating only"
+        lines.append(f"{x} vs {y} ({swapped}): {x} wins {_pct(p[x])}, {y} wins {_pct(p[y])}")
+    return "\n".join(lines)

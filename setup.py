@@ -1,4 +1,5 @@
-"""Build the native core: cythonize src/dsolve/_core.pyx with optimisation on."""
+"""Build the native core: cythonize src/dsolve/_core.pyx with optimisation on. Its compiler
+directives are set once, in the ``# cython:`` line at the top of _core.pyx."""
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -10,15 +11,4 @@ extensions = [
     )
 ]
 
-setup(
-    ext_modules=cythonize(
-        extensions,
-        language_level=3,
-        compiler_directives={
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
-    )
-)
+setup(ext_modules=cythonize(extensions))

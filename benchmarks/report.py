@@ -12,9 +12,7 @@ expansion of winning lines. Ctrl-C stops early and reports the seeds finished so
 from __future__ import annotations
 
 import json
-import math
 import resource
-import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -22,11 +20,13 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import click
+import numpy as np
 
-from dsolve.cli import DEFAULT_CONVENTION, rules_from_options, rules_options
-from dsolve.deals import CONVENTIONS
+from dsolve.cli import rules_from_options, rules_options
+from dsolve.deals import CONVENTIONS, DEFAULT_CONVENTION
 from dsolve.errors import InputError
 from dsolve.rules import Rules
+from dsolve.stats import Spread
 from dsolve.survey import parse_seeds
 
 TABLE_ENTRY_BYTES = 16  # two 64-bit halves of a position key
@@ -50,12 +50,6 @@ def solve_seed(seed: int, rules: Rules, convention: str, limits: dict[str, Any])
     return Row(seed, r.verdict, len(r.moves), r.nodes, r.seconds, r.table_peak, r.limit)
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of non-empty ``values``."""
-    ordered = sorted(values)
-    return ordered[max(math.ceil(q / 100 * len(ordered)), 1) - 1]
-
-
 def max_rss_mb() -> float:
     """Peak resident set size of this process and of its (finished) workers, MB (Linux: KiB)."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -66,6 +60,7 @@ def max_rss_mb() -> float:
 
 def summarize(rows: list[Row], wall: float, slowest: int) -> dict[str, Any]:
     times = [r.seconds for r in rows]
+    spread = Spread.of(np.array(times))   # the survey reports' percentiles
     count = {v: sum(r.verdict == v for r in rows) for v in ("winnable", "unwinnable", "unknown")}
     total = sum(times)
     nodes = sum(r.nodes for r in rows)
@@ -73,9 +68,9 @@ def summarize(rows: list[Row], wall: float, slowest: int) -> dict[str, Any]:
     return {
         "n": len(rows), **count,
         "winnable_percent": 100 * count["winnable"] / len(rows) if rows else None,
-        "median_seconds": statistics.median(times) if rows else None,
-        "p99_seconds": percentile(times, 99) if rows else None,
-        "max_seconds": max(times, default=None),
+        "median_seconds": spread.median if spread else None,
+        "p99_seconds": spread.p99 if spread else None,
+        "max_seconds": spread.max if spread else None,
         "total_seconds": total, "wall_seconds": wall,
         "nodes": nodes, "nodes_per_second": nodes / total if total else None,
         "max_rss_mb": max_rss_mb(),
@@ -112,7 +107,7 @@ def format_report(head: str, s: dict[str, Any]) -> str:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S", help="seconds per solve")
 @click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve")
 @click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="transposition table memory per solve (default 1024)")
+              help="transposition table memory per solve (default: dsolve.api.default_memory_mb)")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="worker processes (1: solve in this process)")
 @click.option("--slowest", type=click.IntRange(min=0), default=10, show_default=True,

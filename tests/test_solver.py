@@ -346,7 +346,7 @@ def test_twin_classmates_make_the_same_moves(rules):
         def keys(d: Deal):
             return _core.position_keys(
                 [list(p) for p in d.tableau], list(d.face_down), d.talon, d.shape.suits,
-                d.shape.ranks, rules.draw, rules.passes or 0, ("king", "any", "none").index(rules.empty_rule),
+                d.shape.ranks, rules.draw, rules.passes or 0, _core.EMPTY_RULE_CODES[rules.empty_rule],
                 rules.worry_back, list(d.foundations), len(d.waste), d.passes_used)
 
         key, children = keys(deal)

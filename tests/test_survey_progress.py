@@ -26,7 +26,7 @@ from dsolve.cli import main
 main(prog_name="dsolve")
 """
 LINE = re.compile(r"dsolve survey: (\d+)/40 seeds \((\d+\.\d)%\), [0-9.e+]+ seeds/s, elapsed \d+:\d\d:\d\d, "
-                  r"ETA (\d+:\d\d:\d\d|-); unknown \d+, winnable [0-9.]+(-[0-9.]+)?% \[.*\] \| .*")
+                  r"ETA (\d+:\d\d:\d\d|-); unknown \d+, winnable ([0-9.]+(-[0-9.]+)?% \[.*\]|- \(no deals yet\)) \| .*")
 
 
 def survey_command(tmp_path: Path, slow: float) -> list[str]:
@@ -42,7 +42,7 @@ def test_a_log_gets_a_line_every_few_seconds_naming_the_slow_seed(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = run.stderr.splitlines()
     assert lines[0].startswith("dsolve survey started: 0/40 seeds (0.0%), 0 seeds/s, elapsed 0:00:00, ETA -; "
-                               "unknown 0, winnable 0.00% [0.00, 100.00] | 0.00% [0.00, 100.00]")
+                               "unknown 0, winnable - (no deals yet) | - (no deals yet)")
     assert lines[-1].startswith("dsolve survey finished: 40/40 seeds (100.0%), ")
     between = lines[1:-1]
     assert len(between) >= 4 and all(LINE.fullmatch(line.split("; solving")[0]) for line in between), lines

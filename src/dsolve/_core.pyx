@@ -285,6 +285,9 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
         free_search(&T)
 
 
+# The codes of Rules.empty_rule (the one source: api and the tests read them here).
+EMPTY_RULE_CODES = {"king": EMPTY_KING, "any": EMPTY_ANY, "none": EMPTY_NONE}
+
 # Move kinds as Python sees them in a winning line.
 TABLEAU_FOUNDATION = MV_TABLEAU_FOUNDATION
 TABLEAU_TABLEAU = MV_TABLEAU_TABLEAU

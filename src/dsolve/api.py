@@ -20,7 +20,6 @@ from .referee import Game, IllegalMove
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Hint, Result
 from .rules import STANDARD_RULES, Rules
 
-_EMPTY_CODES = {"king": 0, "any": 1, "none": 2}
 _VERDICTS = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}
 
 
@@ -55,7 +54,7 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
         verdict, line, nodes, seconds, peak, limit, dead = _core.solve_position(
             [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
-            _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
+            _core.EMPTY_RULE_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
             memory_mb, home=list(deal.foundations), waste=len(deal.waste),
             passes_used=deal.passes_used)
     except ValueError as err:  # a layout beyond the core's fixed sizes

@@ -71,6 +71,8 @@ class WinRange:
         return self.interval_won[1]
 
     def __str__(self) -> str:
+        if not self.n:
+            return "- (no deals yet)"
         point = f"{100 * self.low:.2f}%"
         if self.unknown:
             point = f"{100 * self.low:.2f}-{100 * self.high:.2f}%"

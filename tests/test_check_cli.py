@@ -90,7 +90,7 @@ def test_line_format_and_json_agree():
     result = run("check", "2")
     assert result.exit_code == 0, result.stderr
     line = result.stdout.rstrip("\n")
-    m = re.fullmatch(r"seed 2: winnable in (\d+) moves  (\S+)  nodes (\d+)  (\d+\.\d{3}) s", line)
+    m = re.fullmatch(r"seed 2: winnable in (\d+) moves  (\S+)  nodes (\d+)  (\d+\.\d{3}) s  table (\d+) MB", line)
     assert m, line
     data = check_json("2")
     assert int(m[1]) == data["move_count"] and int(m[3]) == data["nodes"]
@@ -173,7 +173,7 @@ def test_max_nodes_gives_unknown_exit_3():
     assert data["verdict"] == "unknown" and data["limit"] == "nodes" and data["moves"] == []
     result = run("check", *HARD, "--max-nodes", "1")
     assert result.exit_code == 3
-    assert re.fullmatch(r"seed 90: unknown \(nodes limit reached\)  \S+  nodes \d+  \d+\.\d{3} s\n",
+    assert re.fullmatch(r"seed 90: unknown \(nodes limit reached\)  \S+  nodes \d+  \d+\.\d{3} s  table [0-9.]+ MB\n",
                         result.stdout), result.stdout
 
 
@@ -182,7 +182,7 @@ def test_timeout_gives_unknown_exit_3():
     assert data["verdict"] == "unknown" and data["limit"] == "time"
     assert data["seconds"] < 2
     result = run("check", "90", "--timeout", "0.02")
-    assert re.fullmatch(r"seed 90: unknown \(time limit reached\)  \S+  nodes \d+  \d+\.\d{3} s\n",
+    assert re.fullmatch(r"seed 90: unknown \(time limit reached\)  \S+  nodes \d+  \d+\.\d{3} s  table [0-9.]+ MB\n",
                         result.stdout), result.stdout
 
 
@@ -191,7 +191,7 @@ def test_a_full_table_is_reported_with_its_memory():
     assert (data["verdict"], data["limit"], data["memory_mb"]) == ("unknown", "table", 0.001)
     result = run("check", *HARD, "--max-nodes", "50000")
     assert result.exit_code == 3
-    assert re.fullmatch(r"seed 90: unknown \(table full: 0\.001 MB\)  \S+  nodes 50000  \d+\.\d{3} s\n",
+    assert re.fullmatch(r"seed 90: unknown \(table full: 0\.001 MB\)  \S+  nodes 50000  \d+\.\d{3} s  table 0\.001 MB\n",
                         result.stdout), result.stdout
 
 

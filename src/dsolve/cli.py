@@ -322,7 +322,8 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
                        "can never move)")
         else:
             verdict = result.verdict
-        click.echo(f"{label}: {verdict}  {chosen}  nodes {result.nodes}  {result.seconds:.3f} s")
+        click.echo(f"{label}: {verdict}  {chosen}  nodes {result.nodes}  {result.seconds:.3f} s  "
+                   f"table {result.memory_mb:g} MB")
         if solution or boards:
             width = len(str(len(result.moves)))
             notation = max((len(str(m)) for m in result.moves), default=0)

@@ -326,6 +326,79 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
         click.echo("no legal move")
 
 
+# --- race tables -------------------------------------------------------------------------------
+
+_HIDDEN_OPTIONS = (
+    click.option("--plays", type=click.IntRange(min=1), default=8, show_default=True, metavar="N",
+                 help="plays of each player per deal (different sampling seeds)"),
+    click.option("--samples", type=click.IntRange(min=1), metavar="N",
+                 help="worlds the hidden-information player deals per decision (default 8)"),
+    click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
+                 help="the core's positions per world (default 2000)"),
+    click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+                 help="seed of the players' random choices"),
+)
+
+
+def hidden_options(command: F) -> F:
+    """Add ``--plays``, ``--samples``, ``--sample-nodes`` and ``--sampling-seed``."""
+    for decorator in reversed(_HIDDEN_OPTIONS):
+        command = decorator(command)
+    return command
+
+
+def _hidden_from_options(samples: int | None, sample_nodes: int | None) -> Any:
+    from .players.hidden import HiddenOptions
+
+    defaults = HiddenOptions()
+    return dataclasses.replace(defaults, samples=samples or defaults.samples,
+                               max_nodes=sample_nodes or defaults.max_nodes)
+
+
+def _format_grade(g: Any) -> str:
+    """A grade as a few lines for a person."""
+    if g.verdict != "winnable":
+        return f"{g.verdict}  {g.rules}: not played, grades 0 for both players  ({g.seconds:.2f} s)"
+    mean = "-" if g.mean_moves is None else f"{g.mean_moves:.0f}"
+    return "\n".join([
+        f"winnable in {g.moves} moves  {g.rules}  difficulty {g.difficulty}",
+        f"hidden-information player: won {g.hidden_wins}/{g.hidden_plays} = {g.hidden_win_rate:.0%} "
+        f"[95 % {g.hidden_low:.0%}, {g.hidden_high:.0%}], mean {mean} moves to a win",
+        f"careless player:           won {g.careless_wins}/{g.careless_plays} = {g.careless_win_rate:.0%} "
+        f"[95 % {g.careless_low:.0%}, {g.careless_high:.0%}]",
+        f"traps: {g.traps} of the hidden plays walked into a proven loss"
+        + (f" ({g.untrapped} more lost without a loss proved)" if g.untrapped else "")
+        + f"  ({g.seconds:.2f} s)"])
+
+
+@main.command()
+@deal_options
+@rules_options
+@hidden_options
+@click.option("--json", "as_json", is_flag=True,
+              help="print one JSON object: seed, rules, verdict, moves, hidden_win_rate, hidden_plays, "
+                   "careless_win_rate, traps, difficulty and the rest of the grade")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="seconds for the thoughtful verdict (unknown: the deal is not played)")
+def grade(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
+          plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, as_json: bool,
+          timeout: float | None, **rules: Any) -> None:
+    """Grade a deal for a race table: its thoughtful verdict, how often a player who cannot see
+    the face-down cards wins it (and a careless one), the traps it holds, its difficulty."""
+    from .players.grade import grade as grade_deal
+
+    deal = load_from_options(seed, convention, deal_file, shape)
+    chosen = rules_from_options(**rules)
+    label = deal_file if deal_file is not None else int(seed) if seed and seed.isdigit() else seed or 1
+    try:
+        g = grade_deal(deal, chosen, plays, seed=label, sampling=sampling_seed,
+                       options=_hidden_from_options(samples, sample_nodes), timeout=timeout)
+    except KeyboardInterrupt:
+        click.echo("dsolve: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    click.echo(json.dumps(g.to_dict()) if as_json else _format_grade(g))
+
+
 # --- surveys -----------------------------------------------------------------------------------
 
 def rule_sets_options(command: F) -> F:

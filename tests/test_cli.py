@@ -69,7 +69,7 @@ def test_show_small_shape_and_file(tmp_path):
     assert ok("show", "--file", str(path)) == ok("show", "3", "--shape", "3x5/4")
 
 
-@pytest.mark.parametrize("fmt, suffix", [("json", ".json"), ("text", ".txt")])
+@pytest.mark.parametrize("fmt, suffix", [("json", ".json"), ("text", ".txt"), ("ks", ".txt"), ("pysol", ".txt")])
 @pytest.mark.parametrize("convention, seed", [("solvitaire", "1"), ("klondike-solver", "7"), ("greenfelt", "3")])
 def test_convert_round_trip(tmp_path, fmt, suffix, convention, seed):
     deal = make_deal(convention, seed)
@@ -149,18 +149,24 @@ def test_bad_deal_files(tmp_path, name, message):
     (["show", "--deal", "nosuch"], "unknown seed convention 'nosuch'"),
     (["show", "abc"], "bad seed 'abc'"),
     (["show", "--", "-1"], "bad seed -1"),
-    (["show", "-1"], "No such option '-1'"),
+    (["show", "-1"], "bad seed -1 for solvitaire: expected 0..4294967295"),
+    (["check", "-5", "--draw", "1"], "bad seed -5 for solvitaire"),
+    (["convert", "--to", "json", "-5"], "bad seed -5 for solvitaire"),
+    (["check", "--max-nodes", "-5"], "--max-nodes must be a positive whole number, got -5"),
+    (["check", "-5", "--file", "x.json"], "--file gives the whole deal; drop SEED"),
     (["show", "--shape", "9x9"], "suits must be 1..4"),
     (["show", "--file", "/no/such/deal.json"], "cannot read deal file '/no/such/deal.json': No such file"),
     (["show", "2", "--file", "x.json"], "--file gives the whole deal; drop SEED"),
     (["rules", "--preset", "nosuch"], "unknown preset 'nosuch'"),
     (["rules", "--draw", "0"], "draw must be 1..13, got 0"),
     (["rules", "--empty", "foo"], "empty must be one of king, any, none, got 'foo'"),
-    (["rules", "--passes", "-2"], "passes must be a positive number"),
+    (["rules", "--passes", "-2"], "passes must be a positive integer or 'unlimited', got '-2'"),
     (["rules", "--preset", "casino", "--rules", "draw=1"], "give --preset or --rules, not both"),
     (["rules", "--rules", "draw=1,colour=red"], "bad rules item 'colour=red'"),
     (["convert", "--to", "exact", "--shape", "3x5/4"], "exact indices number standard 4x13/7 deals"),
     (["convert", "--to", "xml"], "Invalid value for '--to'"),
+    (["convert", "--to", "ks", "--shape", "3x5/4"], "Klondike-Solver plays the standard 4x13/7 game only"),
+    (["convert", "--to", "pysol", "--shape", "3x5/4"], "Klondike-Solver plays the standard 4x13/7 game only"),
     (["convert"], "Missing option '--to'"),
     (["convert", "--to", "json", "--out", "/no/such/dir/deal.json"], "cannot write '/no/such/dir/deal.json'"),
     (["nosuch"], "No such command 'nosuch'"),

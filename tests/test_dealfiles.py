@@ -1,13 +1,17 @@
 """Deal files: Solvitaire JSON and dsolve text, round trips and one-line errors."""
+import contextlib
 import json
+import os
 import random
 import re
+import threading
+import time
 
 import pytest
 
 from dsolve.cards import STANDARD, DeckShape, card_name, parse_card
 from dsolve.deal import Deal, deal_from_order
-from dsolve.dealfiles import FORMATS, dump_deal, load_deal, parse_deal
+from dsolve.dealfiles import FORMATS, MAX_FILE_BYTES, dump_deal, load_deal, parse_deal
 from dsolve.errors import InputError
 from dsolve.referee import random_position
 from dsolve.rules import Rules
@@ -24,9 +28,16 @@ def cards(text: str) -> list[int]:
 
 
 SHAPES = [STANDARD, DeckShape(3, 5, 4), DeckShape(decks=2, columns=9), DeckShape(1, 3, 2)]
+# The formats that hold any layout; Klondike-Solver's (ks, pysol) hold standard starting deals
+# only and have their own tests in test_ksformat.py.
+ANY_LAYOUT = ("json", "text")
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+def test_formats():
+    assert FORMATS == ANY_LAYOUT + ("ks", "pysol")
+
+
+@pytest.mark.parametrize("fmt", ANY_LAYOUT)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_round_trip(fmt, shape):
     for seed in range(5):
@@ -34,7 +45,7 @@ def test_round_trip(fmt, shape):
         assert parse_deal(dump_deal(deal, fmt), fmt) == deal
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", ANY_LAYOUT)
 def test_round_trip_keeps_face_down_counts(fmt):
     base = shuffled(STANDARD, 1)
     deal = Deal(base.tableau, base.stock, face_down=(0, 0, 1, 0, 2, 5, 3))
@@ -209,7 +220,7 @@ def test_unknown_format():
         dump_deal(shuffled(STANDARD, 0), "xml")
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", ["json", "text"])
 def test_positions_in_progress_round_trip(fmt):
     """Games in progress (waste, foundations, passes used, any face-up cards) written and read back
     are the same position."""
@@ -229,3 +240,87 @@ def test_position_in_the_text_format():
                       "passes used: 2", "text")
     assert (deal.tableau, deal.face_down, deal.foundations, deal.passes_used) == (((8,), (12,)), (0, 0), (2,), 2)
     assert deal.in_progress and not deal.dealt
+
+
+# --- hostile files: bounded reads, no recursion, one line --------------------------------------
+
+def test_reads_up_to_the_size_cap(tmp_path):
+    deal = shuffled(STANDARD, 5)
+    text = dump_deal(deal, "text")
+    path = tmp_path / "padded.txt"
+    path.write_text(text + "#" * (MAX_FILE_BYTES - len(text)))
+    assert load_deal(path) == deal
+    path.write_text(text + "#" * (MAX_FILE_BYTES - len(text) + 1))
+    with pytest.raises(InputError, match="larger than 1 MiB"):
+        load_deal(path)
+
+
+def test_endless_and_huge_files_are_refused(tmp_path):
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as file:
+        file.truncate(1 << 34)  # 16 GiB, sparse
+    for path in ("/dev/zero", huge):
+        started = time.monotonic()
+        with pytest.raises(InputError, match=f"cannot read deal file '{path}': larger than 1 MiB"):
+            load_deal(path)
+        assert time.monotonic() - started < 5
+
+
+def test_endless_fifo_is_refused(tmp_path):
+    fifo = tmp_path / "deal.fifo"
+    os.mkfifo(fifo)
+
+    def write_forever() -> None:
+        with contextlib.suppress(BrokenPipeError), fifo.open("w") as pipe:
+            while True:
+                pipe.write("pile 1: AS\n" * 1000)
+
+    writer = threading.Thread(target=write_forever, daemon=True)
+    writer.start()
+    with pytest.raises(InputError, match="larger than 1 MiB"):
+        load_deal(fifo)
+    writer.join(timeout=10)
+    assert not writer.is_alive()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000 + "]" * 100_000, "bad JSON: nested 100000 deep (a deal file nests 3 deep)"),
+    ('{"a":' * 100_000 + "1" + "}" * 100_000, "bad JSON: nested 100000 deep"),
+    ("[" * (1 << 20), "bad JSON: nested 1048576 deep"),
+    ('"' + '\\"' * 300_000, "bad JSON: Unterminated string"),  # linear scan of strings
+    ('{"stock": ["' + "[" * 1000 + '"], "tableau piles": []}', "stock: unknown card '[[[["),
+    ('{"stock": [1' + "0" * 5000 + "]}", "bad JSON: a number too long to read"),
+    ('{"stock": ["' + "1" * 5000 + 'C"], "tableau piles": []}', "unknown card '11111"),
+])
+def test_hostile_json(tmp_path, text, message):
+    path = tmp_path / "deal.json"
+    path.write_text(text)
+    started = time.monotonic()
+    with pytest.raises(InputError) as err:
+        load_deal(path)
+    assert time.monotonic() - started < 5
+    assert message in str(err.value) and len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("content", [
+    bytes(range(256)) * 4,
+    b"pile 1: AS\x00\n",
+    random.Random(3).randbytes(4096),
+])
+def test_binary_file(tmp_path, content):
+    path = tmp_path / "deal.txt"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match="not a text file"):
+        load_deal(path)
+
+
+@pytest.mark.parametrize("text", [
+    "pile " + "1" * 5000 + ": AS",
+    "pile 1: " + "Q" * 100_000,
+    "shape: " + "9" * 5000,
+    "x" * 100_000,
+])
+def test_long_junk_text_gets_a_short_line(text):
+    with pytest.raises(InputError) as err:
+        parse_deal(text, "text")
+    assert len(str(err.value)) < 300 and "\n" not in str(err.value)

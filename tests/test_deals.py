@@ -24,18 +24,21 @@ from dsolve.deals import (
     greenfelt,
     klondike_solver,
     make_deal,
+    microsoft,
     pysol,
     solvitaire,
 )
 from dsolve.errors import InputError
 
 from oracle_data import ORACLE, needs_oracle
+from test_cli import fails, ok
 
 ORACLE_FILES = {
     "deals-solvitaire.jsonl": 1000,
     "deals-solvitaire-double.jsonl": 200,
     "deals-klondike-solver.jsonl": 1000,
     "deals-greenfelt.jsonl": 200,
+    "deals-microsoft.jsonl": 200,
 }
 
 
@@ -67,6 +70,36 @@ def test_every_oracle_line_matches(name: str) -> None:
             index = int(line["exact"])
             assert exact_index(deal) == index, (name, line["seed"])
             assert exact(index) == deal, (name, line["seed"])
+
+
+@needs_oracle
+def test_microsoft_oracle_lines_through_the_cli() -> None:
+    lines = [json.loads(text) for text in (ORACLE / "deals-microsoft.jsonl").read_text().splitlines()]
+    for line in lines:
+        shown = json.loads(ok("show", line["seed"], "--deal", "microsoft", "--json"))
+        assert (shown["tableau"], shown["stock"]) == (line["tableau"], line["stock"]), line["seed"]
+
+
+@pytest.mark.parametrize("seed, message", [
+    ("-1", r"bad seed -1 for microsoft: expected 0\.\.8065817517"),
+    (str(math.factorial(52)), "bad seed 8065817517.* for microsoft: expected 0"),
+    ("12abc", "bad seed '12abc': expected a decimal integer"),
+])
+def test_bad_microsoft_seeds_are_one_line(seed: str, message: str) -> None:
+    import re
+    assert re.search(message, fails("show", seed, "--deal", "microsoft"))
+
+
+def test_microsoft_extreme_seeds() -> None:
+    # The pack is S, H, C, D (A..K each), dealt reversed. The largest seed swaps nothing: KD is
+    # dealt first, AS turned last. Seed 0 swaps every i with 0: AS goes last, so is dealt first,
+    # then KD, QD, ... and the stock ends with 3S, 2S.
+    last = microsoft(math.factorial(52) - 1)
+    assert [p[0] for p in last.tableau[:3]] == [parse_card(c) for c in ("KD", "QD", "JD")]
+    assert last.stock[-1] == parse_card("AS")
+    first = microsoft(0)
+    assert [p[0] for p in first.tableau[:3]] == [parse_card(c) for c in ("AS", "KD", "QD")]
+    assert first.stock[-2:] == (parse_card("3S"), parse_card("2S"))
 
 
 def test_exact_numbers_lonelybot_layouts() -> None:
@@ -200,6 +233,7 @@ def test_deterministic_and_seed_dependent(convention: str) -> None:
     (greenfelt, 0), (greenfelt, 2**31 - 1),
     (pysol, 0), (pysol, 10**20),
     (exact, -1), (exact, math.factorial(52)),
+    (microsoft, -1), (microsoft, math.factorial(52)), (microsoft, "5"),
     (solvitaire, "5"), (pysol, 2.0), (exact, None),
 ])
 def test_out_of_range_seeds_raise(function, seed) -> None:
@@ -210,7 +244,8 @@ def test_out_of_range_seeds_raise(function, seed) -> None:
 def test_seed_range_edges_are_accepted() -> None:
     for deal in [solvitaire(0), solvitaire(2**32 - 1), klondike_solver(0),
                  klondike_solver(2**31 - 1), greenfelt(1), greenfelt(2**31 - 2), pysol(1),
-                 pysol(PYSOL_MAX_SEED), exact(math.factorial(52) - 1)]:
+                 pysol(PYSOL_MAX_SEED), exact(math.factorial(52) - 1),
+                 microsoft(0), microsoft(math.factorial(52) - 1)]:
         assert sorted(deal.cards) == list(range(52))
 
 
@@ -235,9 +270,9 @@ def test_make_deal_rejects_negative_string_seed_by_range() -> None:
 
 def test_make_deal_unknown_convention_lists_the_valid_ones() -> None:
     with pytest.raises(InputError) as info:
-        make_deal("microsoft", 1)
+        make_deal("casino", 1)
     message = str(info.value)
-    assert "microsoft" in message
+    assert "casino" in message
     for name in CONVENTIONS:
         assert name in message
 

@@ -1,5 +1,8 @@
-"""The winnability notebook runs end to end on a small survey."""
+"""The winnability notebook runs end to end: as on a fresh clone (the repository's 10^6-seed survey
+and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names."""
 import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -18,26 +21,53 @@ pytest.importorskip("matplotlib")
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "winnability.ipynb"
 
 
-def test_notebook_runs_on_a_small_survey(tmp_path, monkeypatch):
+def execute(monkeypatch) -> tuple[str, list]:
+    """Run the notebook from its folder with this dsolve; its printed text and its figures."""
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel shows figures inline
+    package_root = str(Path(dsolve.__file__).parent.parent)  # the kernel imports this dsolve
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    return text, [o for o in outputs if o.output_type == "display_data" and "image/png" in o.data]
+
+
+def test_notebook_runs_as_on_a_fresh_clone(tmp_path, monkeypatch):
+    monkeypatch.delenv("DSOLVE_SURVEY_DIR", raising=False)
+    monkeypatch.setenv("DSOLVE_QUICK_SURVEYS", str(tmp_path))
+    begin = time.monotonic()
+    text, figures = execute(monkeypatch)
+    seconds = time.monotonic() - begin
+    assert seconds < 180  # about a minute on two idle cores
+    assert ("../data/surveys/standard-1e6: solvitaire deals: 1000000 of 1000000 seeds (1-1000000) solved; "
+            in text and "; 1000000 solves\n" in text)
+    assert f"{tmp_path}/survey-quick-draw: solvitaire deals: 100 of 100 seeds (1-100) solved; limits " \
+           "max_nodes=100000, timeout=none, memory_mb=none; dsolve" in text and "; 700 solves\n" in text
+    assert "; 1000 solves\n" in text and "17 rule sets" in text
+    draw_rows = re.findall(r"^ +(\d) +(\d+) +\S+% \[.*\] +\d+ +[\d.]+ +[-+][\d.]+ +(yes|no)$", text, re.M)
+    assert [(d, n) for d, n, _ in draw_rows] == [(str(d), "1000000" if d == 3 else "100") for d in range(1, 8)]
+    assert draw_rows[2][2] == "yes"  # 81.93 % on 10^6 seeds, Blake & Gent's 81.945 % in range
+    assert re.search(r"^ +3 +unlimited +1000000 +81\.93% \[81\.86, 82\.01\] +0$", text, re.M)
+    for draw, passes in [(1, p) for p in range(1, 6)] + [(3, p) for p in range(1, 6)] + [(1, "unlimited")]:
+        assert re.search(rf"^ +{draw} +{passes} +100 +\S+% \[", text, re.M)
+    assert len(figures) == 2
+    assert (tmp_path / "survey-quick-passes" / "_manifest.json").exists()
+
+
+def test_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch):
     monkeypatch.setattr(api, "solve", test_survey.fake_solve)
     draw = [Rules(draw=d, passes=None) for d in range(1, 8)]
     passes = [Rules(draw=d, passes=p) for d in (1, 3) for p in (1, 2, 3)]
     run_survey(tmp_path / "draw", range(1, 31), draw, jobs=2)
     run_survey(tmp_path / "passes", range(1, 11), draw + passes, jobs=2)  # its draw rows lose: fewer seeds
     monkeypatch.setenv("DSOLVE_SURVEY_DIR", os.pathsep.join(str(tmp_path / name) for name in ("draw", "passes")))
-    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel shows figures inline
-    package_root = str(Path(dsolve.__file__).parent.parent)  # the kernel imports this dsolve
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
-
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-
-    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    monkeypatch.setenv("DSOLVE_QUICK_SURVEYS", str(tmp_path / "quick"))
+    text, figures = execute(monkeypatch)
     assert "; 210 solves\n" in text and "; 130 solves\n" in text and "13 rule sets" in text
     assert "B&G in range" in text and "   7      30" in text
     assert "   3  unlimited      30" in text and "   1          2      10" in text
-    figures = [o for o in outputs if o.output_type == "display_data" and "image/png" in o.data]
     assert len(figures) == 2
+    assert not (tmp_path / "quick").exists()  # nothing built when surveys are given

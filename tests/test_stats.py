@@ -61,6 +61,26 @@ def test_summary_without_wins_has_no_length():
     assert s.length is None and s.mean_length is None and s.win.low == 0.0
 
 
+def test_unknowns_are_counted_by_the_limit_that_ran_out():
+    verdict = ["unknown", "unknown", "unknown", "unknown", "winnable", "unknown"]
+    table = pa.table({
+        "seed": pa.array(range(6), pa.int64()), "rules": pa.array(["A"] * 5 + ["B"]).dictionary_encode(),
+        "verdict": pa.array(verdict).dictionary_encode(), "length": pa.array([None] * 4 + [80, None], pa.int32()),
+        "nodes": pa.array([1] * 6, pa.int64()), "seconds": pa.array([1.0] * 6),
+        "limit": pa.array(["seconds", "nodes", "seconds", None, None, "time"]),
+    })
+    a, b = summarize(table, ["A", "B"])
+    assert a.unknown_by_limit == {"": 1, "nodes": 1, "seconds": 2} and b.unknown_by_limit == {"time": 1}
+    text = format_stats([a, b])
+    assert "5: 1 winnable, 0 unwinnable, 4 unknown (reason not recorded 1, nodes limit 1, seconds limit 2)\n" in text
+    assert "1: 0 winnable, 0 unwinnable, 1 unknown (time limit 1)\n" in text
+    assert json.loads(json.dumps(a.to_dict()))["unknown_by_limit"] == {"": 1, "nodes": 1, "seconds": 2}
+    (old,) = summarize(_table(), ["A"])  # rows of before the limit column: reason not recorded
+    assert old.unknown_by_limit == {"": 1} and "1 unknown (reason not recorded 1)" in format_stats([old])
+    (decided,) = summarize(_table(), ["B"])
+    assert decided.unknown_by_limit == {} and "0 unknown\n" in format_stats([decided])
+
+
 def test_reports():
     summaries = summarize(_table(), ["A", "B"])
     text = format_stats(summaries)
@@ -71,3 +91,11 @@ def test_reports():
     table = format_compare(summaries).splitlines()
     assert len(table) == 3 and table[0].startswith("rules") and table[2].startswith("B ")
     assert "11.6" in table[1] and "110.0" in table[1]
+
+
+def test_a_rule_set_without_rows_says_so():
+    """An empty survey has no winnable share to report: no 0 % / 100 % range."""
+    (s,) = summarize(_table().slice(0, 0), ["A"])
+    assert s.n == 0
+    assert format_stats([s]) == "A\n  no rows yet"
+    assert "no rows yet" in format_compare([s]).splitlines()[1] and "%" not in format_compare([s]).splitlines()[1]

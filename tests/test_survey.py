@@ -9,13 +9,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from test_cli import fails, ok
 
 import dsolve
 from dsolve import api, survey
+from dsolve import limits as limits_module
 from dsolve.deals import make_deal
 from dsolve.errors import InputError
 from dsolve.moves import TURN, Move
@@ -26,21 +29,25 @@ from dsolve.survey import Limits, load, parse_seeds, plan, retry_unknown, run_su
 
 RULES = [preset("standard"), preset("casino")]
 DELAY = 0.0  # seconds each fake solve takes
+SLOW: tuple = (None, 0.0)  # a deal that takes longer, and how many seconds
 
 
 def fake_solve(deal, rules, *, max_nodes=None, timeout=None, memory_mb=None) -> Result:
     """A stand-in solver: a verdict and line length fixed by the deal's cards and the rules."""
-    time.sleep(DELAY)
+    time.sleep(SLOW[1] if deal == SLOW[0] else DELAY)
     key = sum(i * c for i, c in enumerate(deal.cards)) + 31 * rules.draw + (rules.passes or 0)
     verdict = "winnable" if key % 10 < 7 else "unwinnable" if key % 10 < 9 else "unknown"
     moves = (Move(TURN),) * (key % 40 + 1) if verdict == "winnable" else ()
-    return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1)
+    limit = ("nodes", "seconds")[key % 2] if verdict == "unknown" else ""
+    return Result(verdict, moves, nodes=key % 1000, seconds=(key % 7) / 1000, table_peak=1, limit=limit)
 
 
-def install_fake_solver(delay: float = 0.0) -> None:
-    """Put :func:`fake_solve` in place of the native solver (for a process of its own)."""
-    global DELAY
+def install_fake_solver(delay: float = 0.0, slow_seed: int | None = None, slow_delay: float = 0.0) -> None:
+    """Put :func:`fake_solve` in place of the native solver (for a process of its own); each solve
+    takes ``delay`` seconds, those of ``slow_seed`` ``slow_delay``."""
+    global DELAY, SLOW
     DELAY = delay
+    SLOW = (None if slow_seed is None else make_deal("solvitaire", slow_seed), slow_delay)
     api.solve = fake_solve
 
 
@@ -56,7 +63,7 @@ def expected_rows(seeds, rules=RULES, convention="solvitaire") -> list[tuple]:
         for r in rules:
             res = fake_solve(deal, r)
             rows.append((seed, str(r), res.verdict, len(res.moves) if res.verdict == "winnable" else None,
-                         res.nodes, res.seconds))
+                         res.nodes, res.seconds, res.limit or None))
     return rows
 
 
@@ -89,9 +96,9 @@ def test_survey_writes_chunks_and_manifest(fake, tmp_path):
     run = run_survey(out, range(1, 24), RULES, jobs=2, chunk_size=5, limits=Limits(max_nodes=1000))
     assert (run.seeds, run.seeds_done_before, run.chunks_written) == (23, 0, 5)
     names = sorted(p.name for p in out.iterdir())
-    assert names == [".lock", "chunk-000000001.parquet", "chunk-000000005.parquet", "chunk-000000010.parquet",
-                     "chunk-000000015.parquet", "chunk-000000020.parquet", "manifest.json"]
-    manifest = json.loads((out / "manifest.json").read_text())
+    assert names == [".lock", "_manifest.json", "chunk-000000001.parquet", "chunk-000000005.parquet",
+                     "chunk-000000010.parquet", "chunk-000000015.parquet", "chunk-000000020.parquet"]
+    manifest = json.loads((out / "_manifest.json").read_text())
     assert manifest["rules"] == [str(r) for r in RULES] and manifest["convention"] == "solvitaire"
     assert manifest["seeds"] == [[1, 23]] and manifest["chunk_size"] == 5
     assert manifest["limits"] == {"max_nodes": 1000, "timeout": None, "memory_mb": None}
@@ -111,7 +118,7 @@ def test_rerun_skips_finished_chunks_and_extends(fake, tmp_path):
     assert not list(out.glob(".*.tmp"))
     run = run_survey(out, range(25, 45), RULES, jobs=2)  # extends; keeps chunk size 10
     assert (run.seeds_done_before, run.chunks_written) == (5, 2)
-    assert json.loads((out / "manifest.json").read_text())["seeds"] == [[0, 44]]
+    assert json.loads((out / "_manifest.json").read_text())["seeds"] == [[0, 44]]
     assert rows_of(out) == sorted(expected_rows(range(0, 45)), key=lambda r: r[:2])
 
 
@@ -122,7 +129,7 @@ def test_chunks_record_their_run_and_the_wall_time_adds_up_over_runs(fake, tmp_p
         begin = time.time()
         run_survey(out, seeds, RULES, jobs=jobs, chunk_size=10)
         bounds.append((begin, time.time()))
-    chunks = survey.finished(out)
+    chunks = survey.open_survey(out).chunks
     assert [c.seeds for c in chunks] == [range(i, i + 10) for i in range(0, 50, 10)]
     for c in chunks:
         begin, end = bounds[c.seeds.start >= 30]
@@ -148,26 +155,28 @@ def test_run_time_sums_each_run_and_counts_untimed_chunks():
     assert survey.RunTime.of([chunks[0], retried, chunks[2]]) == survey.RunTime(3, 90.0, 25, 0)
 
 
-def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path, monkeypatch):
-    shown = []
-
-    class Bar(survey._Bar):
-        def set_postfix_str(self, text="", refresh=True):
-            shown.append(text)
-
-    monkeypatch.setattr(survey, "_Bar", Bar)
-    out = tmp_path / "s"
-    run_survey(out, range(0, 40), RULES, jobs=1, chunk_size=10)
-    (out / "chunk-000000020.parquet").unlink()
-    shown.clear()
-    run_survey(out, range(10, 40), RULES, jobs=1)  # seeds 10..19 and 30..39 done before
+def tally_text(seeds) -> str:
+    """The counts a run shows for the rows of ``seeds`` (all of :data:`RULES`)."""
     counts = {str(r): [0, 0, 0] for r in RULES}
-    for _, rules, verdict, *_ in expected_rows(range(10, 40)):
+    for _, rules, verdict, *_ in expected_rows(seeds):
         counts[rules][0] += 1
         counts[rules][1] += verdict == "winnable"
         counts[rules][2] += verdict == "unknown"
     ranges = [WinRange(*c) for c in counts.values()]
-    assert shown == [f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))]
+    return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
+
+
+def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path, capsys):
+    out = tmp_path / "s"
+    run_survey(out, range(0, 40), RULES, jobs=1, chunk_size=10)
+    (out / "chunk-000000020.parquet").unlink()
+    capsys.readouterr()
+    run_survey(out, range(10, 40), RULES, jobs=1, progress=True)  # seeds 10..19 and 30..39 done before
+    lines = capsys.readouterr().err.splitlines()  # not a terminal: lines, not a bar
+    assert lines[0].startswith("dsolve survey started: 20/30 seeds (66.7%), 0 seeds/s, elapsed 0:00:00, ETA -; ")
+    assert lines[0].endswith("; " + tally_text([*range(10, 20), *range(30, 40)]))
+    assert lines[-1].startswith("dsolve survey finished: 30/30 seeds (100.0%), ")
+    assert lines[-1].endswith(", ETA 0:00:00; " + tally_text(range(10, 40)))
 
 
 @pytest.mark.parametrize("change, reason", [
@@ -178,9 +187,9 @@ def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path,
 def test_refuses_to_mix_surveys(fake, tmp_path, change, reason):
     out = tmp_path / "s"
     run_survey(out, range(1, 5), RULES, jobs=1)
-    assert json.loads((out / "manifest.json").read_text())["chunk_size"] == survey.DEFAULT_CHUNK_SOLVES // 2
+    assert json.loads((out / "_manifest.json").read_text())["chunk_size"] == survey.DEFAULT_CHUNK_SOLVES // 2
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    args = {"rules": RULES, "convention": "solvitaire", "limits": Limits()} | change
+    args = {"rules": RULES, "convention": "solvitaire", "limits": None} | change
     with pytest.raises(InputError, match=f"{reason} .* not mixed"):
         run_survey(out, range(1, 9), jobs=1, **args)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
@@ -200,9 +209,9 @@ def test_bad_directories_and_inputs(fake, tmp_path):
     with pytest.raises(InputError, match="not a survey directory"):
         load(tmp_path / "other")
     run_survey(tmp_path / "old", range(1, 3), RULES, jobs=1)
-    manifest = tmp_path / "old" / "manifest.json"
-    manifest.write_text(manifest.read_text().replace('"format": 1', '"format": 2'))
-    with pytest.raises(InputError, match="survey format 2; this dsolve reads format 1"):
+    manifest = tmp_path / "old" / "_manifest.json"
+    manifest.write_text(manifest.read_text().replace('"format": 2', '"format": 3'))
+    with pytest.raises(InputError, match="survey format 3; this dsolve reads formats 1, 2"):
         load(tmp_path / "old")
 
 
@@ -214,7 +223,7 @@ def test_failed_write_is_an_input_error_and_leaves_no_temporary_file(fake, tmp_p
     out = tmp_path / "s"
     with pytest.raises(InputError, match="cannot write .*chunk-000000000.parquet: No space left on device"):
         run_survey(out, range(0, 10), RULES, jobs=1, chunk_size=5)
-    assert sorted(p.name for p in out.iterdir()) == [".lock", "manifest.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "_manifest.json"]
 
 
 def test_worker_error_stops_the_run_and_keeps_finished_chunks(monkeypatch, tmp_path):
@@ -293,7 +302,7 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
     before = rows_of(out)
     unknown = [row for row in before if row[2] == "unknown"]
     assert unknown and len(unknown) < len(before)
-    first_chunks = survey.finished(out)
+    first_chunks = survey.open_survey(out).chunks
     untouched = {c.seeds.start: c.written for c in first_chunks
                  if not any(c.seeds.start <= row[0] < c.seeds.stop for row in unknown)}
     assert untouched
@@ -302,14 +311,14 @@ def test_retry_unknown_rewrites_only_the_unknown_rows(monkeypatch, tmp_path):
     assert (done.rows, done.still_unknown) == (len(unknown), 0)
     assert done.chunks_written == 14 - len(untouched)
     after = rows_of(out)
-    assert after == [(*row[:2], "winnable", 1, row[4] + 5, row[5] + 0.5) if row[2] == "unknown" else row
+    assert after == [(*row[:2], "winnable", 1, row[4] + 5, row[5] + 0.5, None) if row[2] == "unknown" else row
                      for row in before]
-    chunks = survey.finished(out)
+    chunks = survey.open_survey(out).chunks
     assert {c.seeds.start: c.written for c in chunks if c.seeds.start in untouched} == untouched
     first_run = {c.seeds.start: (c.run_started, c.written) for c in first_chunks}
     assert all(c.earlier == (first_run[c.seeds.start],) for c in chunks if c.seeds.start not in untouched)
     assert survey.RunTime.of(chunks).runs == 2  # the retry's wall time counts
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "_manifest.json").read_text())
     assert manifest["retries"] == [{"max_nodes": None, "timeout": 60, "memory_mb": None}]
     assert "; unknowns retried with max_nodes=none, timeout=60, memory_mb=none;" in ok("stats", str(out))
 
@@ -344,9 +353,30 @@ def test_cli_survey_stats_compare(fake, tmp_path):
     assert [r["n"] for r in data["rule_sets"]] == [40, 40]
     assert data["wall_time"]["runs"] == 1 and data["wall_time"]["seeds"] == 40
     table = ok("compare", out).splitlines()
-    assert table[2].startswith("rules ") and table[3].startswith("draw=3,passes=unlimited") and len(table) == 5
+    assert table[2].startswith("rules ") and table[3].startswith("standard ") and len(table) == 5
+    assert table[4].startswith("draw=1,passes=3,empty=king,worry=yes ")
     assert ok("compare", *args).splitlines() == table  # solved afresh in a temporary directory
     assert json.loads(ok("compare", out, "--json")) == data
+
+
+def test_cli_compare_names_presets_and_counts_in_words(fake, tmp_path):
+    """Compare names a rule set by the preset given for it (standard-1 and race share rules); a
+    survey DIR's rule sets by the one preset with those rules, if only one has them."""
+    out = str(tmp_path / "s")
+    presets = ["--seeds", "1-4", "--preset", "race", "--preset", "standard", "--preset", "casino", "--jobs", "1"]
+    assert "4 seeds surveyed in" in ok("survey", *presets, "--preset", "single-pass", "--out", out)
+
+    def names(*args: str) -> list[str]:
+        return [line.split()[0] for line in ok("compare", *args).splitlines()[3:]]
+
+    assert names(*presets) == ["race", "standard", "casino"]
+    # --passes 3 makes race other rules, standard casino's rules (one rule set), casino itself.
+    assert names(*presets, "--passes", "3") == ["draw=1,passes=3,empty=king,worry=yes", "casino"]
+    assert names(out) == ["draw=1,passes=unlimited,empty=king,worry=yes", "standard", "casino", "single-pass"]
+    one = str(tmp_path / "one")
+    first = ok("survey", "--seeds", "7-7", "--out", one, "--jobs", "1")
+    assert f"1 seed surveyed in {one} (0 were done before, 1 chunk solved now)" in first
+    assert "(1 was done before, 0 chunks solved now)" in ok("survey", "--seeds", "7-7", "--out", one)
 
 
 def test_cli_errors_are_one_line(fake, tmp_path):
@@ -364,7 +394,7 @@ def test_cli_errors_are_one_line(fake, tmp_path):
     assert "drop the options that solve one: --seeds, --preset, --out" in fails(
         "compare", out, "--seeds", "1-3", "--preset", "casino", "--out", out)
     assert "not a survey directory" in fails("stats", str(tmp_path))
-    assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "manifest.json" / "x"))
+    assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "_manifest.json" / "x"))
 
 
 DRIVER = """
@@ -420,5 +450,72 @@ def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):
 
     rerun = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert rerun.returncode == 0, rerun.stderr
-    assert f"({done * 10} were done before, {20 - done} chunks solved now)" in rerun.stdout
+    left = 20 - done
+    assert f"({done * 10} were done before, {left} chunk{'' if left == 1 else 's'} solved now)" in rerun.stdout
     assert rows_of(out) == sorted(expected_rows(range(200)), key=lambda r: r[:2])
+
+
+def test_surveys_have_a_default_timeout_that_the_options_override(fake, tmp_path):
+    def limits_of(out):
+        return json.loads((out / "_manifest.json").read_text())["limits"]
+
+    new = tmp_path / "new"
+    ok("survey", "--seeds", "1-5", "--out", str(new), "--jobs", "1")
+    assert limits_of(new) == {"max_nodes": None, "timeout": 60.0, "memory_mb": None} == dataclasses.asdict(
+        survey.DEFAULT_LIMITS)
+    ok("survey", "--seeds", "1-9", "--out", str(new), "--jobs", "1")  # resumed: keeps its own limits
+    assert "limits max_nodes=none, timeout=60.0, memory_mb=none, not max_nodes=none, timeout=5.0," in fails(
+        "survey", "--seeds", "1-9", "--out", str(new), "--timeout", "5")
+    for options, limits in ((["--timeout", "none"], {"max_nodes": None, "timeout": None, "memory_mb": None}),
+                            (["--timeout", "NONE", "--max-nodes", "9"], {"max_nodes": 9, "timeout": None,
+                                                                          "memory_mb": None}),
+                            (["--memory", "100"], {"max_nodes": None, "timeout": 60.0, "memory_mb": 100}),
+                            (["--timeout", "2.5"], {"max_nodes": None, "timeout": 2.5, "memory_mb": None})):
+        out = tmp_path / "-".join(options)
+        ok("survey", "--seeds", "1-3", "--out", str(out), "--jobs", "1", *options)
+        assert limits_of(out) == limits
+        ok("survey", "--seeds", "1-4", "--out", str(out), "--jobs", "1")
+    for bad in ("nan", "inf", "-inf", "0", "-1", "soon", ""):
+        assert "--timeout must be a positive finite number, got" in fails(
+            "survey", "--seeds", "1-3", "--out", str(tmp_path / "bad"), "--timeout", bad)
+    ok("survey", "--out", str(new), "--retry-unknown")
+    ok("survey", "--out", str(new), "--retry-unknown", "--timeout", "none")
+    assert json.loads((new / "_manifest.json").read_text())["retries"] == [
+        {"max_nodes": None, "timeout": 60.0, "memory_mb": None}, {"max_nodes": None, "timeout": None, "memory_mb": None}]
+
+
+def test_solve_chunk_passes_the_limits_on(monkeypatch):
+    seen = []
+
+    def spy(deal, rules, **limits):
+        seen.append(limits)
+        return fake_solve(deal, rules)
+
+    monkeypatch.setattr(api, "solve", spy)
+    monkeypatch.setattr(limits_module, "available_memory_mb", lambda: 10_000.0)
+    task = survey.Task("solvitaire", 1, 2, (str(RULES[0]),), survey.DEFAULT_LIMITS)
+    survey.solve_chunk(task)
+    # Without a memory limit: the default, shared among the local workers solving at once.
+    monkeypatch.setattr(survey, "_WORKER_SLOT", (SimpleNamespace(seeds=[0, 0], mark=lambda *a: None), 0))
+    survey.solve_chunk(task)
+    survey.solve_chunk(dataclasses.replace(task, limits=Limits(memory_mb=100)))
+    assert seen == [{"max_nodes": None, "timeout": 60.0, "memory_mb": 5000},
+                    {"max_nodes": None, "timeout": 60.0, "memory_mb": 2500},
+                    {"max_nodes": None, "timeout": None, "memory_mb": 100}]
+
+
+def test_an_unknown_row_records_the_limit_that_ran_out(tmp_path):
+    limits = Limits(max_nodes=20000)
+    run_survey(tmp_path / "s", range(1, 7), RULES, limits=limits, jobs=2, chunk_size=3)
+    rows = rows_of(tmp_path / "s")
+    assert {row[2] for row in rows} >= {"winnable", "unknown"}
+    for seed, rules, verdict, *_, limit in rows:
+        res = api.solve(make_deal("solvitaire", seed), dsolve.Rules.parse(rules), max_nodes=limits.max_nodes)
+        assert (verdict, limit) == (res.verdict, res.limit if res.verdict == "unknown" else None)
+        assert limit is None or limit  # an unknown row says why
+    report = ok("stats", str(tmp_path / "s"))
+    for rules in RULES:
+        reasons = Counter(row[6] for row in rows if row[1] == str(rules) and row[2] == "unknown")
+        if reasons:
+            text = ", ".join(f"{limit} limit {n}" for limit, n in sorted(reasons.items()))
+            assert f"{sum(reasons.values())} unknown ({text})\n" in report.split(str(rules))[1]

@@ -16,30 +16,43 @@ from .deal import Deal
 from .deals import make_deal
 from .dealfiles import dump_deal
 from .errors import InputError, SolverBug
+from .limits import checked_limit, default_memory_mb
 from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
                     TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
 from .referee import Game, IllegalMove
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Hint, Result
 from .rules import STANDARD_RULES, Rules
 
-DEFAULT_MEMORY_MB = 1024
 _EMPTY_CODES = {"king": 0, "any": 1, "none": 2}
 _VERDICTS = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}
 
 
-def solve(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
-          timeout: float | None = None, memory_mb: float | None = None) -> Result:
-    """Decide ``deal`` under ``rules``.
+def _rules(rules: Rules | str) -> Rules:
+    """``rules`` itself, or the rules a preset name or rules string gives."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.parse(rules)
+    raise InputError(f"rules must be a Rules, a preset name or a rules string, got {rules!r}")
 
-    ``max_nodes``, ``timeout`` (seconds) and ``memory_mb`` (transposition table) bound the search;
-    when one runs out the verdict is ``unknown`` and ``Result.limit`` names it.
+
+def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
+          timeout: float | None = None, memory_mb: float | None = None) -> Result:
+    """Decide ``deal`` under ``rules`` (a :class:`Rules`, a preset name or a rules string).
+
+    ``max_nodes`` (positions), ``timeout`` (seconds) and ``memory_mb`` (the transposition tables'
+    memory, default :func:`default_memory_mb`) bound the search; each is ``None`` or a positive
+    finite number. When the positions or seconds run out the verdict is ``unknown`` and
+    ``Result.limit`` says why (see :data:`dsolve.result.LIMITS`).
     """
-    verdict, line, nodes, seconds, peak, limit, dead = _search(deal, rules, max_nodes, timeout, memory_mb)
+    rules = _rules(rules)
+    verdict, line, nodes, seconds, peak, limit, memory_mb, dead = _search(deal, rules, max_nodes,
+                                                                          timeout, memory_mb)
     try:
         moves = expand_line(deal, rules, line) if verdict == 1 else ()
     except (IllegalMove, RuntimeError) as err:
         raise _line_bug(deal, rules, err) from None
-    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, tuple(dead))
+    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, memory_mb, tuple(dead))
 
 
 @dataclass(frozen=True)
@@ -57,10 +70,11 @@ class Plan:
     moves: Iterator[Move]
 
 
-def plan(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
+def plan(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
          timeout: float | None = None, memory_mb: float | None = None) -> Plan:
     """Decide ``deal`` like :func:`solve`, expanding the winning line lazily (see :class:`Plan`)."""
-    verdict, line, nodes, _, _, limit, _ = _search(deal, rules, max_nodes, timeout, memory_mb)
+    rules = _rules(rules)
+    verdict, line, nodes, _, _, limit, _, _ = _search(deal, rules, max_nodes, timeout, memory_mb)
 
     def checked() -> Iterator[Move]:
         try:
@@ -74,24 +88,25 @@ def plan(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = N
 def _search(deal: Deal, rules: Rules, max_nodes: int | None, timeout: float | None,
             memory_mb: float | None) -> tuple:
     """The core's answer for ``deal``: (verdict code, macro line, nodes, seconds, table peak,
-    limit, dead cards)."""
+    limit, the table memory used, dead cards)."""
     if deal.shape.decks != 1:
         raise InputError("two-deck deals are not supported by the solver yet")
-    for name, value in (("max_nodes", max_nodes), ("timeout", timeout), ("memory_mb", memory_mb)):
-        if value is not None and value <= 0:
-            raise InputError(f"{name} must be positive, got {value}")
+    max_nodes = checked_limit("max_nodes", max_nodes, integer=True)
+    timeout = checked_limit("timeout", timeout)
+    memory_mb = checked_limit("memory_mb", memory_mb) or default_memory_mb()
     if rules.passes is not None and deal.passes_used > rules.passes:
         raise InputError(f"the position is in pass {deal.passes_used}, but the rules allow "
                          f"{rules.passes}")
     try:
-        return _core.solve_position(
+        verdict, line, nodes, seconds, peak, limit, dead = _core.solve_position(
             [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
             _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
-            memory_mb or DEFAULT_MEMORY_MB, home=list(deal.foundations), waste=len(deal.waste),
+            memory_mb, home=list(deal.foundations), waste=len(deal.waste),
             passes_used=deal.passes_used)
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
+    return verdict, line, nodes, seconds, peak, limit, memory_mb, dead
 
 
 def _line_bug(deal: Deal, rules: Rules, err: Exception) -> SolverBug:
@@ -99,12 +114,13 @@ def _line_bug(deal: Deal, rules: Rules, err: Exception) -> SolverBug:
                      f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}")
 
 
-def hints(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = None,
+def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
           timeout: float | None = None, memory_mb: float | None = None) -> list[Hint]:
     """Every legal single move from ``deal`` (a game in progress or a starting deal), each with the
     verdict of the position it leads to under the limits given (per move): moves that keep the
     game winnable first, those with the shortest winning line found first, then unknown, then
     the moves that lose it."""
+    rules = _rules(rules)
     game = Game(deal, rules)
     out = []
     for move in game.legal_moves():
@@ -116,10 +132,13 @@ def hints(deal: Deal, rules: Rules = STANDARD_RULES, *, max_nodes: int | None = 
     return sorted(out, key=lambda h: (order[h.verdict], len(h.result.moves)))
 
 
-def check(seed: int | str, rules: Rules = STANDARD_RULES, convention: str = "solvitaire",
-          **limits: float | None) -> Result:
-    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`)."""
-    return solve(make_deal(convention, seed), rules, **limits)  # type: ignore[arg-type]
+def check(seed: int | str, rules: Rules | str = STANDARD_RULES, convention: str = "solvitaire", *,
+          max_nodes: int | None = None, timeout: float | None = None,
+          memory_mb: float | None = None) -> Result:
+    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`); the rest
+    as :func:`solve`."""
+    return solve(make_deal(convention, seed), rules, max_nodes=max_nodes, timeout=timeout,
+                 memory_mb=memory_mb)
 
 
 def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[Move, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InputError
+from .errors import InputError, shown
 
 SUITS = "CHSD"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -42,14 +42,14 @@ def parse_card(text: str) -> int:
     """Parse ``"10H"``, ``"TH"``, ``"ah"`` (case-insensitive) into a card number."""
     t = text.strip().upper()
     if len(t) < 2 or t[-1] not in SUITS:
-        raise InputError(f"unknown card {text!r} (expected rank A,2..10,J,Q,K and suit C,D,H,S)")
+        raise InputError(f"unknown card {shown(text)} (expected rank A,2..10,J,Q,K and suit C,D,H,S)")
     rank_text, suit = t[:-1], SUITS.index(t[-1])
     if rank_text in RANKS:
         rank = RANKS.index(rank_text)
     elif rank_text in _RANK_ALIASES:
         rank = _RANK_ALIASES[rank_text]
     else:
-        raise InputError(f"unknown card {text!r} (expected rank A,2..10,J,Q,K and suit C,D,H,S)")
+        raise InputError(f"unknown card {shown(text)} (expected rank A,2..10,J,Q,K and suit C,D,H,S)")
     return make_card(rank, suit)
 
 
@@ -108,7 +108,7 @@ class DeckShape:
                 suits, ranks = parts
             columns = int(cols) if cols else (9 if decks == 2 else 7)
         except ValueError:
-            raise InputError(f"bad deck shape {text!r} (expected e.g. 4x13/7 or 3x5/4)") from None
+            raise InputError(f"bad deck shape {shown(text)} (expected e.g. 4x13/7 or 3x5/4)") from None
         return cls(suits, ranks, columns, decks)
 
     def __str__(self) -> str:

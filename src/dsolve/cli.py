@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import sys
 import tempfile
@@ -26,12 +27,13 @@ from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, exact_index, make_deal
 from .errors import InputError, SolverBug
+from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
 from .render import deal_json, render
 from .solution import narrate
 from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
 
 if TYPE_CHECKING:
-    from .survey import SurveyRun
+    from .survey import Limits, SurveyRun
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CONVENTION = "solvitaire"
@@ -77,6 +79,30 @@ class _Main(click.Group):
             return super().invoke(ctx)
 
 
+class _SeedCommand(click.Command):
+    """A command taking a SEED that may be typed negative: ``-5`` is taken for the seed (which its
+    convention then refuses by range), not for an unknown option."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {name for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                       for name in p.opts}
+        options: list[str] = []
+        negative: list[str] = []
+        for arg in args:
+            if arg == "--":
+                break
+            if _NEGATIVE.fullmatch(arg) and not (options and options[-1] in takes_value):
+                negative.append(arg)
+            else:
+                options.append(arg)
+        if negative:
+            args = options + ["--", *negative, *args[len(options) + len(negative) + 1:]]
+        return super().parse_args(ctx, args)
+
+
+_NEGATIVE = re.compile(r"-[0-9]+")
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="dsolve")
 def main() -> None:
@@ -84,6 +110,27 @@ def main() -> None:
 
 
 # --- shared options ----------------------------------------------------------------------------
+
+class _Limit(click.ParamType):
+    """A solve's budget: a positive finite number (a whole one with ``integer``), the library's rule."""
+
+    name = "limit"
+
+    def __init__(self, integer: bool = False) -> None:
+        self.integer = integer
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = param.opts[0] if param is not None else "limit"
+        try:
+            number = (int if self.integer else float)(value)
+        except (TypeError, ValueError):
+            number = value
+        return checked_limit(name, number, self.integer)
+
+
+_MEMORY_HELP = (f"default: {MEMORY_SHARE:.0%} of the memory available, split among the solves running "
+                f"at once, at most {MAX_MEMORY_MB} MB")
+
 
 def deal_options(command: F) -> F:
     """Add ``SEED``, ``--deal``, ``--file`` and ``--shape``; pass them to :func:`load_from_options`."""
@@ -93,7 +140,8 @@ def deal_options(command: F) -> F:
                      help=f"how SEED numbers deals: {', '.join(CONVENTIONS)} "
                           f"(default {DEFAULT_CONVENTION})"),
         click.option("--file", "deal_file", metavar="PATH",
-                     help="read the deal from a file (Solvitaire JSON or dsolve text) instead"),
+                     help="read the deal from a file instead: Solvitaire JSON, dsolve text, or "
+                          "Klondike-Solver's deck string or PySol board (told apart by content)"),
         click.option("--shape", metavar="SxR/C",
                      help="deck for a generated deal: suits x ranks / columns, e.g. 3x5/4 "
                           "(default 4x13/7)"),
@@ -173,7 +221,7 @@ def rules_command(**options: Any) -> None:
     click.echo("--draw, --passes, --empty and --worry/--no-worry override --preset or --rules.")
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @click.option("--json", "as_json", is_flag=True,
               help="print JSON: tableau (bottom -> top), stock (first turned first), face_down, exact")
@@ -184,10 +232,11 @@ def show(seed: str | None, convention: str | None, deal_file: str | None, shape:
     click.echo(json.dumps(deal_json(deal)) if as_json else render(deal))
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @click.option("--to", "fmt", required=True, type=click.Choice([*FORMATS, "exact"]),
-              help="json: Solvitaire's deal file; text: dsolve's layout; exact: the 256-bit index")
+              help="json: Solvitaire's deal file; text: dsolve's layout; ks: Klondike-Solver's deck "
+                   "string; pysol: Klondike-Solver's PySol board; exact: the 256-bit index")
 @click.option("--out", metavar="PATH", help="write to PATH instead of standard output")
 def convert(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
             fmt: str, out: str | None) -> None:
@@ -206,7 +255,7 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 # --- check -------------------------------------------------------------------------------------
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
 @click.option("--solution", is_flag=True,
@@ -215,13 +264,12 @@ def convert(seed: str | None, convention: str | None, deal_file: str | None, sha
 @click.option("--boards", is_flag=True, help="with the winning line, draw the board after each move")
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object: verdict, moves, move_count, nodes, seconds, table_peak, "
-                   "limit, rules, seed, convention, file, shape")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="give up after S seconds (verdict unknown)")
-@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="memory for the transposition table (default 1024); when it is full the search "
-                   "goes on without storing more positions")
-@click.option("--max-nodes", type=click.IntRange(min=1), metavar="N",
+                   "limit, memory_mb, dead_cards, rules, seed, convention, file, shape")
+@click.option("--timeout", type=_Limit(), metavar="S", help="give up after S seconds (verdict unknown)")
+@click.option("--memory", type=_Limit(), metavar="MB",
+              help=f"memory for the transposition tables ({_MEMORY_HELP}); when they are full the "
+                   "search goes on without storing more positions")
+@click.option("--max-nodes", type=_Limit(integer=True), metavar="N",
               help="give up after N positions (verdict unknown)")
 def check(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
           solution: bool, boards: bool, as_json: bool, timeout: float | None, memory: float | None,
@@ -237,7 +285,8 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     \b
     Exit codes:
       0    decided: winnable or unwinnable
-      3    unknown: --timeout, --max-nodes or --memory ran out first
+      3    unknown: --timeout or --max-nodes ran out first (after the table
+           filled, if it did: see --memory)
       2    usage error or bad input
       70   internal error: the solver's line failed the referee (a bug; the message holds the deal)
       130  interrupted (Ctrl-C)
@@ -254,7 +303,7 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     if deal_file is not None:
         label, number, conv = deal_file, None, None
     else:
-        number = "1" if seed is None else seed
+        number = "1" if seed is None else str(int(seed))  # a valid decimal by now: 007 is seed 7
         conv = convention or DEFAULT_CONVENTION
         details = [c for c in (None if conv == DEFAULT_CONVENTION else conv, shape) if c is not None]
         label = f"seed {number}" + (f" ({', '.join(details)})" if details else "")
@@ -263,13 +312,15 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
             "verdict": result.verdict, "moves": [str(m) for m in result.moves],
             "move_count": len(result.moves), "nodes": result.nodes,
             "seconds": round(result.seconds, 6), "table_peak": result.table_peak,
-            "limit": result.limit or None, "dead_cards": [card_name(c) for c in result.dead_cards],
-            "rules": str(chosen),
-            "seed": None if number is None else (int(number) if number.isdigit() else number),
+            "limit": result.limit or None, "memory_mb": result.memory_mb,
+            "dead_cards": [card_name(c) for c in result.dead_cards], "rules": str(chosen),
+            "seed": None if number is None else int(number),
             "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
     else:
         if result.verdict == "winnable":
             verdict = f"winnable in {len(result.moves)} moves"
+        elif result.limit == "table":
+            verdict = f"unknown (table full: {result.memory_mb:g} MB)"
         elif result.verdict == "unknown":
             verdict = f"unknown ({result.limit} limit reached)"
         elif result.dead_cards:
@@ -288,15 +339,15 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     sys.exit(EXIT_DECIDED if result.decided else EXIT_UNKNOWN)
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
 @click.option("--json", "as_json", is_flag=True,
               help="print a JSON list: move, verdict, moves_to_win, nodes, seconds per move")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              metavar="S", help="seconds allowed to decide each move")
-@click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="memory for each decision's transposition table")
+@click.option("--timeout", type=_Limit(), default=10.0, show_default=True, metavar="S",
+              help="seconds allowed to decide each move")
+@click.option("--memory", type=_Limit(), metavar="MB",
+              help=f"memory for each decision's transposition tables ({_MEMORY_HELP})")
 def hint(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
          as_json: bool, timeout: float, memory: float | None, **rules: Any) -> None:
     """Every legal move from a deal or game in progress (SEED, or --file), with whether it keeps
@@ -418,6 +469,35 @@ def rule_sets_from_options(preset_name: tuple[str, ...], rules_text: tuple[str, 
     return [rules_from_options(name, text, draw, passes, empty, worry) for name, text in bases]
 
 
+class _SecondsOrNone(click.ParamType):
+    """A positive, finite number of seconds, or ``none`` (no limit; given as :data:`NO_LIMIT`)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        from .survey import parse_timeout
+
+        seconds = parse_timeout(value, param.opts[0] if param is not None else "timeout")
+        return NO_LIMIT if seconds is None else seconds
+
+
+NO_LIMIT = "none"
+SECONDS_OR_NONE = _SecondsOrNone()
+
+
+def survey_limits(timeout: float | str | None, memory: int | None, max_nodes: int | None) -> Limits | None:
+    """The limits given to a survey command: ``None`` if none was (the survey's own, or the
+    defaults for a new one); else those given, with the default timeout unless ``--timeout``."""
+    from .survey import DEFAULT_TIMEOUT, Limits
+
+    if timeout is None and memory is None and max_nodes is None:
+        return None
+    seconds = DEFAULT_TIMEOUT if timeout is None else None if timeout == NO_LIMIT else timeout
+    return Limits(max_nodes, seconds, memory)
+
+
 _RUN_OPTIONS = (
     click.option("--seeds", metavar="FIRST-LAST", help="seeds to solve, inclusive, e.g. 1-1000000"),
     rule_sets_options,
@@ -426,10 +506,12 @@ _RUN_OPTIONS = (
     click.option("--jobs", type=click.IntRange(min=1), metavar="N",
                  help="local worker processes (default: all cores)"),
     click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead"),
-    click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
-                 help="seconds per solve, then the deal counts as unknown"),
-    click.option("--memory", type=click.IntRange(min=1), metavar="MB", help="memory per solve"),
-    click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve"),
+    click.option("--timeout", type=SECONDS_OR_NONE, metavar="S|none",
+                 help="seconds per solve, then the deal counts as unknown (default 60 for a new "
+                      "survey or a retry; a resumed survey keeps its own limits); none: no limit"),
+    click.option("--memory", type=_Limit(integer=True), metavar="MB",
+                 help=f"table memory per solve ({_MEMORY_HELP})"),
+    click.option("--max-nodes", type=_Limit(integer=True), metavar="N", help="positions per solve"),
     click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
                  help="seeds per chunk of a new survey (default: 200 solves' worth)"),
 )
@@ -444,25 +526,50 @@ def run_options(command: F) -> F:
 
 
 def survey_from_options(out: str, seeds: str | None, convention: str | None, jobs: int | None,
-                        scheduler: str | None, timeout: float | None, memory: int | None,
+                        scheduler: str | None, timeout: float | str | None, memory: int | None,
                         max_nodes: int | None, chunk_size: int | None, **rules: Any) -> SurveyRun:
     """Run the survey chosen by :func:`run_options` into ``out``, with a progress bar."""
-    from .survey import Limits, parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
+    from .survey import parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
 
     if seeds is None:
         raise InputError("--seeds is required to solve a survey")
-    return run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
-                      Limits(max_nodes, timeout, memory), jobs, scheduler, chunk_size, progress=True)
+    run = run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
+                     survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
+    for damage in run.set_aside:
+        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were solved "
+                   "again", err=True)
+    return run
 
 
-def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5) -> None:
-    """Print the stats report, or with ``compare`` the compare table, of the survey in ``directory``."""
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _preset_labels(given: Iterable[str] = ()) -> dict[str, str]:
+    """Rules strings -> preset names to show for them: the presets ``given`` (as typed, without
+    single options changing them), and a preset whose rules no other preset shares."""
+    sharing: dict[str, list[str]] = {}
+    for p in PRESETS.values():
+        sharing.setdefault(str(p.rules), []).append(p.name)
+    labels = {rules: names[0] for rules, names in sharing.items() if len(names) == 1}
+    labels.update((str(preset(name)), name.strip().lower()) for name in given)
+    return labels
+
+
+def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5,
+            labels: dict[str, str] | None = None) -> None:
+    """Print the stats report, or with ``compare`` the compare table (rule sets named by
+    ``labels``, default :func:`_preset_labels`), of the survey in ``directory``."""
     from .stats import format_compare, format_stats, summarize
-    from .survey import RunTime, finished, load
+    from .survey import RunTime, open_survey
 
-    manifest, table = load(Path(directory))
+    survey = open_survey(directory)
+    manifest, table = survey.manifest, survey.rows
     summaries = summarize(table, manifest.rules, slowest)
-    wall = RunTime.of(finished(Path(directory)))
+    wall = RunTime.of(survey.chunks)
+    if compare and not as_json:
+        labels = _preset_labels() if labels is None else labels
+        summaries = [dataclasses.replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
     if as_json:
         click.echo(json.dumps({"survey": dataclasses.asdict(manifest), "wall_time": dataclasses.asdict(wall),
                                "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
@@ -485,29 +592,33 @@ def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
 def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     """Solve --seeds under each rule set into DIR, a Parquet file per chunk of seeds.
 
-    Rerunning the same command resumes: finished chunks are skipped. With --retry-unknown, the
-    unknown rows of DIR are solved again under the limits given and their chunks rewritten; the
-    manifest records the retry, and the wall time counts it."""
+    Rerunning the same command resumes: finished chunks are skipped, damaged ones moved to
+    DIR/_damaged and solved again. With --retry-unknown, the unknown rows of DIR are solved again
+    under the limits given and their chunks rewritten; the manifest records the retry, and the
+    wall time counts it. Progress goes to stderr: a bar on a terminal, else a line every 30 s
+    (DSOLVE_PROGRESS_EVERY=SECONDS)."""
     try:
         if retry_unknown:
             given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",
                                      "convention", "chunk_size"))
             if given:
                 raise InputError(f"--retry-unknown takes the survey's seeds and rules: drop {', '.join(given)}")
-            from .survey import Limits, retry_unknown as retry
+            from .survey import DEFAULT_LIMITS, retry_unknown as retry
 
-            limits = Limits(options["max_nodes"], options["timeout"], options["memory"])
+            limits = survey_limits(options["timeout"], options["memory"], options["max_nodes"]) or DEFAULT_LIMITS
             done = retry(out, limits, options["jobs"], options["scheduler"], progress=True)
-            click.echo(f"{done.rows} unknown rows solved again in {out} ({done.still_unknown} still unknown, "
-                       f"{done.chunks_written} chunks rewritten); see 'dsolve stats {out}'")
+            click.echo(f"{_plural(done.rows, 'unknown row')} solved again in {out} ({done.still_unknown} "
+                       f"still unknown, {_plural(done.chunks_written, 'chunk')} rewritten); "
+                       f"see 'dsolve stats {out}'")
             return
         run = survey_from_options(out, **options)
     except KeyboardInterrupt:
         click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
                    f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
         sys.exit(130)
-    click.echo(f"{run.seeds} seeds surveyed in {out} ({run.seeds_done_before} were done before, "
-               f"{run.chunks_written} chunks solved now); see 'dsolve stats {out}'")
+    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
+               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
+               f"{_plural(run.chunks_written, 'chunk')} solved now); see 'dsolve stats {out}'")
 
 
 @main.command()
@@ -537,7 +648,10 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
         _report(directory, as_json, compare=True)
         return
+    typed = [name for name in options["preset_name"]
+             if rules_from_options(name, None, options["draw"], options["passes"], options["empty"],
+                                   options["worry"]) == preset(name)]
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
-        _report(out or temp, as_json, compare=True)
+        _report(out or temp, as_json, compare=True, labels=_preset_labels(typed))
 

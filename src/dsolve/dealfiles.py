@@ -17,9 +17,10 @@ also reads ``1``..``13``; it has no ``T``) and a suit letter ``C``, ``D``, ``H``
 suit letter marks a face-down card, as in Solvitaire (a pile written all upper case is all face up).
 The stock is a pile too, bottom -> top: its LAST card is turned first, the reverse of
 ``Deal.stock``. A game in progress may also have ``"waste"`` (bottom -> top: its last card is the
-one in play), ``"foundations"`` (a list of piles, each A upward of one suit, e.g. ``[["AC", "2C"],
-["AH"], [], []]``) and ``"passes used"`` (passes through the stock begun, 1 in the first; a dsolve
-key Solvitaire does not read).
+one in play), ``"foundations"`` (Solvitaire's flat list of cards, each going onto its suit's
+foundation in the order given, e.g. ``["AC", "2C", "AH"]``; a list of piles, ``[["AC", "2C"],
+["AH"]]``, is read too) and ``"passes used"`` (passes through the stock begun, 1 in the first; a
+dsolve key, written only past the first pass: Solvitaire refuses keys it does not know).
 
 **Text**, for writing by hand::
 
@@ -40,6 +41,11 @@ progress may add ``waste: ...`` (bottom -> top: the last card is the one in play
 Without a ``shape:`` line (and always in JSON) the deck is inferred from the cards: suits and ranks
 up to the highest present, the number of piles, and two decks if there are more than one and a half
 decks' worth of cards. ``Deal`` then checks the card counts and duplicates.
+
+**Klondike-Solver**'s deck strings (``ks``) and PySol boards (``pysol``): see :mod:`dsolve.ksformat`.
+
+:func:`load_deal` tells the formats apart by content (and a ``.json`` name) and reads at most
+:data:`MAX_FILE_BYTES`, so an endless or huge file is refused, not read into memory.
 """
 from __future__ import annotations
 
@@ -48,46 +54,71 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import ksformat
 from .cards import RANKS, STANDARD, SUITS, DeckShape, card_name, make_card, parse_card, rank_of, suit_of
 from .deal import Deal
-from .errors import InputError
+from .errors import InputError, shown
 
-FORMATS = ("json", "text")
+FORMATS = ("json", "text", "ks", "pysol")
+MAX_FILE_BYTES = 1 << 20
+"""The largest deal file read (a real one is a few KB)."""
 _TABLEAU, _STOCK, _WASTE, _FOUNDATIONS, _PASSES = "tableau piles", "stock", "waste", "foundations", "passes used"
+_MAX_JSON_DEPTH = 16  # a deal file nests 3 deep; json.loads recurses once per level
 
 
 def load_deal(path: str | Path) -> Deal:
-    """Read a deal file: JSON if it is named ``*.json`` or starts with ``{``, text otherwise."""
+    """Read a deal file in the format :func:`detect_format` finds."""
     path = Path(path)
+    text = _read_text(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot read deal file {str(path)!r}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read deal file {str(path)!r}: not a text file") from None
-    fmt = "json" if path.suffix.lower() == ".json" or text.lstrip().startswith("{") else "text"
-    try:
-        return parse_deal(text, fmt)
+        return parse_deal(text, detect_format(text, path.name))
     except InputError as err:
         raise InputError(f"{path}: {err}") from None
 
 
+def detect_format(text: str, name: str = "") -> str:
+    """JSON if the file is named ``*.json`` or starts with ``{``; Klondike-Solver's ``ks`` or
+    ``pysol`` if its first line (not blank or a comment) is theirs; dsolve's ``text`` otherwise."""
+    if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+        return "json"
+    return ksformat.detect(text) or "text"
+
+
 def parse_deal(text: str, fmt: str) -> Deal:
-    """Parse the contents of a deal file in format ``fmt`` (``json`` or ``text``)."""
-    if fmt == "json":
-        return _parse_json(text)
-    if fmt == "text":
-        return _parse_text(text)
-    raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
+    """Parse the contents of a deal file in format ``fmt`` (one of :data:`FORMATS`)."""
+    _check_format(fmt)
+    return _PARSERS[fmt](text)
 
 
 def dump_deal(deal: Deal, fmt: str) -> str:
-    """The deal as the contents of a file in format ``fmt`` (``json`` or ``text``)."""
-    if fmt == "json":
-        return _dump_json(deal)
-    if fmt == "text":
-        return _dump_text(deal)
-    raise InputError(f"unknown deal format {fmt!r} (expected {' or '.join(FORMATS)})")
+    """The deal as the contents of a file in format ``fmt`` (one of :data:`FORMATS`)."""
+    _check_format(fmt)
+    return _WRITERS[fmt](deal)
+
+
+def _check_format(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise InputError(f"unknown deal format {shown(fmt)} (expected one of: {', '.join(FORMATS)})")
+
+
+def _read_text(path: Path) -> str:
+    """The file's text, read in one bounded gulp (an endless file is cut off, then refused)."""
+    def refuse(reason: str) -> InputError:
+        return InputError(f"cannot read deal file {str(path)!r}: {reason}")
+
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise refuse(err.strerror or str(err)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise refuse(f"larger than {MAX_FILE_BYTES >> 20} MiB (a deal file is a few KB)")
+    try:
+        if b"\0" not in data:
+            return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    raise refuse("not a text file")
 
 
 def _build(piles: list[list[int]], face_down: list[int], stock: list[int], shape: DeckShape | None,
@@ -120,17 +151,25 @@ def _infer_shape(piles: list[list[int]], stock: list[int], waste: Sequence[int],
 
 # --- Solvitaire JSON ---------------------------------------------------------------------------
 
+# A JSON string (to the end of the text if it is not closed), or a bracket. Each string is matched
+# once and never given back, so the scan is linear whatever the text.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[][{}]', re.DOTALL)
+
+
 def _parse_json(text: str) -> Deal:
+    _check_json_depth(text)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"bad JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    except ValueError:  # int() refuses a number of thousands of digits
+        raise InputError("bad JSON: a number too long to read") from None
     if not isinstance(doc, dict):
         raise InputError("a Solvitaire deal must be a JSON object")
     known = (_TABLEAU, _STOCK, _WASTE, _FOUNDATIONS, _PASSES)
     for key in doc:
         if key not in known:
-            raise InputError(f"unknown key {key!r} (a Klondike deal has {', '.join(map(repr, known))})")
+            raise InputError(f"unknown key {shown(key)} (a Klondike deal has {', '.join(map(repr, known))})")
     for key in (_TABLEAU, _STOCK):
         if key not in doc:
             raise InputError(f"missing key {key!r}")
@@ -144,20 +183,50 @@ def _parse_json(text: str) -> Deal:
         face_down.append(down)
     stock, _ = _json_pile(doc[_STOCK], "stock")
     waste, _ = _json_pile(doc.get(_WASTE, []), "waste")
-    foundations = doc.get(_FOUNDATIONS, [])
-    if not isinstance(foundations, list):
-        raise InputError(f"{_FOUNDATIONS!r} must be a list of piles, each a list of cards")
-    home = []
-    for number, pile in enumerate(foundations, 1):
-        cards, _ = _json_pile(pile, f"foundation {number}")
-        if cards != [make_card(rank, suit_of(cards[0])) for rank in range(len(cards))]:
-            raise InputError(f"foundation {number} must hold A upward of one suit, got "
-                             f"{' '.join(map(card_name, cards))}")
-        home += cards[-1:]
+    home = _json_foundations(doc.get(_FOUNDATIONS, []))
     passes_used = doc.get(_PASSES, 1)
     if not isinstance(passes_used, int) or isinstance(passes_used, bool):
         raise InputError(f"{_PASSES!r} must be a whole number")
     return _build(tableau, face_down, stock[::-1], None, waste, home, passes_used)
+
+
+def _json_foundations(items: object) -> list[int]:
+    """The top card of each foundation with cards, from Solvitaire's flat list of cards (each
+    goes onto its suit's foundation in the order given) or a list of piles (each A upward of one
+    suit)."""
+    if isinstance(items, list) and all(isinstance(item, str) for item in items):
+        cards, _ = _json_pile(items, "foundations")
+        piles: dict[int, list[int]] = {}
+        for card in cards:
+            piles.setdefault(suit_of(card), []).append(card)
+        named = [(SUITS[suit], pile) for suit, pile in piles.items()]
+    elif isinstance(items, list) and all(isinstance(item, list) for item in items):
+        named = [(str(number), _json_pile(pile, f"foundation {number}")[0])
+                 for number, pile in enumerate(items, 1)]
+    else:
+        raise InputError(f"{_FOUNDATIONS!r} must be a list of cards (Solvitaire's) or of piles")
+    for name, cards in named:
+        if cards != [make_card(rank, suit_of(cards[0])) for rank in range(len(cards))]:
+            raise InputError(f"foundation {name} must hold A upward of one suit, got "
+                             f"{' '.join(map(card_name, cards))}")
+    return [cards[-1] for _, cards in named if cards]
+
+
+def _check_json_depth(text: str) -> None:
+    """Refuse arrays and objects nested deeper than a deal's, before ``json.loads`` recurses.
+
+    Brackets inside strings do not count; where the strings found here and the JSON parser's
+    differ, the text is not JSON and the parser stops there, before the difference."""
+    depth = deepest = 0
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif first in "]}":
+            depth -= 1
+    if deepest > _MAX_JSON_DEPTH:
+        raise InputError(f"bad JSON: nested {deepest} deep (a deal file nests 3 deep)")
 
 
 def _json_pile(items: object, where: str) -> tuple[list[int], int]:
@@ -176,12 +245,13 @@ def _json_pile(items: object, where: str) -> tuple[list[int], int]:
 
 def _json_card(item: str, where: str) -> int:
     rank = item[:-1]
-    if rank.isdecimal() and 1 <= int(rank) <= len(RANKS):  # Solvitaire's numeric ranks, 1 = A .. 13 = K
+    # Solvitaire's numeric ranks, 1 = A .. 13 = K
+    if len(rank) <= 2 and rank.isdecimal() and 1 <= int(rank) <= len(RANKS):
         rank = RANKS[int(rank) - 1]
     try:
         return parse_card(rank + item[-1:])
     except InputError:
-        raise InputError(f"{where}: unknown card {item!r} (expected e.g. AS, 10H, qd)") from None
+        raise InputError(f"{where}: unknown card {shown(item)} (expected e.g. AS, 10H, qd)") from None
 
 
 def _dump_json(deal: Deal) -> str:
@@ -194,17 +264,18 @@ def _dump_json(deal: Deal) -> str:
     stock = json.dumps([spell(c, False) for c in reversed(deal.stock)])
     body = ",\n    ".join(piles)
     extra = ""
-    if deal.in_progress:
-        foundations = [[card_name(make_card(rank, suit)) for rank in range(height)]
-                       for suit, height in enumerate(deal.foundations)]
+    if deal.in_progress:  # as Solvitaire reads it; "passes used" (dsolve's) only past the first
+        home = [card_name(c) for c in deal.home_cards]
         extra = (f',\n  "{_WASTE}": {json.dumps([card_name(c) for c in deal.waste])},\n'
-                 f'  "{_FOUNDATIONS}": {json.dumps(foundations)},\n  "{_PASSES}": {deal.passes_used}')
+                 f'  "{_FOUNDATIONS}": {json.dumps(home)}')
+        if deal.passes_used > 1:
+            extra += f',\n  "{_PASSES}": {deal.passes_used}'
     return f'{{\n  "{_TABLEAU}": [\n    {body}\n  ],\n  "{_STOCK}": {stock}{extra}\n}}\n'
 
 
 # --- plain text --------------------------------------------------------------------------------
 
-_PILE_KEY = re.compile(r"pile\s*(\d+)")
+_PILE_KEY = re.compile(r"pile\s*([0-9]{1,9})")
 
 
 _TEXT_KEYS = ("stock", "shape", "waste", "foundations", "passes used")
@@ -225,7 +296,7 @@ def _parse_text(text: str) -> Deal:
         try:
             if not sep or not (pile_key or key in _TEXT_KEYS):
                 raise InputError(f"expected 'pile N:' or one of {', '.join(k + ':' for k in _TEXT_KEYS)} "
-                                 f"got {line!r}")
+                                 f"got {shown(line)}")
             if key in seen:
                 raise InputError(f"{key} given twice")
             if key == "shape":
@@ -234,7 +305,7 @@ def _parse_text(text: str) -> Deal:
                 stock = seen[key] = _text_cards(value)
             elif key == "passes used":
                 if not value.strip().isdecimal():
-                    raise InputError(f"passes used must be a whole number, got {value.strip()!r}")
+                    raise InputError(f"passes used must be a whole number, got {shown(value.strip())}")
                 seen[key] = int(value)
             elif key in ("waste", "foundations"):
                 seen[key] = _text_cards(value)
@@ -290,3 +361,9 @@ def _dump_text(deal: Deal) -> str:
                                                  if height)]))
         lines.append(f"passes used: {deal.passes_used}")
     return "\n".join(lines) + "\n"
+
+
+_PARSERS = {"json": _parse_json, "text": _parse_text,
+            "ks": ksformat.parse_deck_file, "pysol": ksformat.parse_board_file}
+_WRITERS = {"json": _dump_json, "text": _dump_text,
+            "ks": ksformat.dump_deck_string, "pysol": ksformat.dump_board}

@@ -283,6 +283,26 @@ def exact_index(deal: Deal) -> int:
     return index
 
 
+# --- Microsoft Solitaire Collection seeds ----------------------------------------------------
+
+def microsoft(seed: int) -> Deal:
+    """Microsoft Solitaire Collection's deal for SEED (0 <= SEED < 52!, the number the game
+    writes in its log), as lonelybot's ``microsoft`` seed type deals it (vuonghy2442/lonelybot,
+    ``shuffler.rs``: ``microsoft_shuffle``).
+
+    The pack is suit by suit S, H, C, D (A..K each); for i = 51 down to 1, position i is swapped
+    with position ``SEED mod (i + 1)`` and SEED divided by ``i + 1``. The pack is then reversed
+    and dealt from the front row by row left to right; the rest is the stock, first turned first.
+    """
+    seed = _checked_seed(seed, 0, _FACTORIAL_52 - 1, "microsoft")
+    pack = _suit_major("SHCD")
+    for i in range(_N_CARDS - 1, 0, -1):
+        seed, j = divmod(seed, i + 1)
+        pack[i], pack[j] = pack[j], pack[i]
+    pack.reverse()
+    return deal_from_order(pack)
+
+
 # --- by name ---------------------------------------------------------------------------------
 
 CONVENTIONS: dict[str, Callable[[int], Deal]] = {
@@ -291,6 +311,7 @@ CONVENTIONS: dict[str, Callable[[int], Deal]] = {
     "greenfelt": greenfelt,
     "pysol": pysol,
     "exact": exact,
+    "microsoft": microsoft,
 }
 
 _DECIMAL = re.compile(r"[+-]?[0-9]+")

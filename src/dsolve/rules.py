@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from .errors import InputError
 
 EMPTY_RULES = ("king", "any", "none")
+UNLIMITED = "unlimited"
 MAX_DRAW = 13
 
 
@@ -13,8 +14,8 @@ MAX_DRAW = 13
 class Rules:
     """One Klondike rule set.
 
-    ``draw``: cards turned from the stock at a time (1..13). ``passes``: trips through the stock
-    (``None`` = unlimited; 3 passes = 2 redeals). ``empty_rule``: what may fill an empty column
+    ``draw``: cards turned from the stock at a time (1..13). ``passes``: trips through the stock,
+    a positive integer or ``None`` / ``"unlimited"`` (3 passes = 2 redeals). ``empty_rule``: what may fill an empty column
     (``king``: a king or king-headed run; ``any``: any card or run; ``none``: nothing).
     ``worry_back``: whether a card may move from a foundation back to the tableau.
     """
@@ -25,12 +26,14 @@ class Rules:
     worry_back: bool = True
 
     def __post_init__(self) -> None:
+        if self.passes == UNLIMITED:
+            object.__setattr__(self, "passes", None)
         if isinstance(self.draw, bool) or not isinstance(self.draw, int) or not 1 <= self.draw <= MAX_DRAW:
             raise InputError(f"draw must be 1..{MAX_DRAW}, got {self.draw!r}")
         if self.passes is not None and (
             isinstance(self.passes, bool) or not isinstance(self.passes, int) or self.passes < 1
         ):
-            raise InputError(f"passes must be a positive number or unlimited, got {self.passes!r}")
+            raise InputError(f"passes must be a positive integer or {UNLIMITED!r}, got {self.passes!r}")
         if self.empty_rule not in EMPTY_RULES:
             raise InputError(f"empty must be one of {', '.join(EMPTY_RULES)}, got {self.empty_rule!r}")
         if not isinstance(self.worry_back, bool):
@@ -65,15 +68,15 @@ def parse_draw(value: str | int) -> int:
 
 
 def parse_passes(value: str | int | None) -> int | None:
+    """A positive integer, or ``None`` for ``unlimited`` (as typed, in any case)."""
     if value is None:
         return None
     text = str(value).strip().lower()
-    if text in ("unlimited", "inf", "0", "none"):
+    if text == UNLIMITED:
         return None
-    try:
+    if text.isdigit() and int(text) > 0:
         return int(text)
-    except ValueError:
-        raise InputError(f"passes must be a positive number or 'unlimited', got {value!r}") from None
+    raise InputError(f"passes must be a positive integer or {UNLIMITED!r}, got {value!r}")
 
 
 def parse_worry(value: str | bool) -> bool:

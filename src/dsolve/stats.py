@@ -7,6 +7,7 @@ upper Wilson bound with unknowns won.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -114,6 +115,7 @@ class Summary:
     winnable: int
     unwinnable: int
     unknown: int
+    unknown_by_limit: dict[str, int]  # unknowns by the budget that ran out ("": not recorded)
     length: Spread | None  # solution lengths of the winnable deals
     seconds: Spread | None  # solve times of all deals
     total_seconds: float
@@ -133,7 +135,7 @@ class Summary:
 
 def summarize(table: pa.Table, rules: Sequence[str] | None = None, slowest: int = 5) -> list[Summary]:
     """One :class:`Summary` per rule set of a survey table (columns seed, rules, verdict, length,
-    seconds), in the order of ``rules`` (default: order of first appearance)."""
+    seconds and, if recorded, limit), in the order of ``rules`` (default: order of first appearance)."""
     names = list(rules) if rules is not None else list(dict.fromkeys(pc.unique(table["rules"]).to_pylist()))
     return [_summary(table.filter(pc.equal(table["rules"], name)), name, slowest) for name in names]
 
@@ -143,11 +145,14 @@ def _summary(rows: pa.Table, rules: str, slowest: int) -> Summary:
     counts = {v: pc.sum(pc.equal(verdicts, v)).as_py() or 0 for v in (WINNABLE, UNWINNABLE, UNKNOWN)}
     seconds = rows["seconds"].to_numpy()
     lengths = pc.drop_null(rows.filter(pc.equal(verdicts, WINNABLE))["length"]).to_numpy()
+    unknown_rows = rows.filter(pc.equal(verdicts, UNKNOWN))
+    limits = unknown_rows["limit"].to_pylist() if "limit" in rows.column_names else [None] * unknown_rows.num_rows
+    by_limit = Counter(limit or "" for limit in limits)
     top = np.argsort(-seconds, kind="stable")[:slowest]
     seeds, verdict_list = rows["seed"].to_numpy(), verdicts.to_pylist()
     return Summary(
         rules=rules, n=rows.num_rows, winnable=counts[WINNABLE], unwinnable=counts[UNWINNABLE],
-        unknown=counts[UNKNOWN], length=Spread.of(lengths), seconds=Spread.of(seconds),
+        unknown=counts[UNKNOWN], unknown_by_limit=dict(sorted(by_limit.items())), length=Spread.of(lengths), seconds=Spread.of(seconds),
         total_seconds=float(seconds.sum()), mean_length=float(lengths.mean()) if len(lengths) else None,
         slowest=tuple((int(seeds[i]), float(seconds[i]), verdict_list[i]) for i in top),
     )
@@ -161,14 +166,26 @@ def _spread_text(spread: Spread | None, fmt: str, unit: str) -> str:
                       ("max", spread.max))) + unit
 
 
+def _reasons_text(by_limit: dict[str, int]) -> str:
+    """`` (seconds limit 3, reason not recorded 1)``: the unknowns by the budget that ran out."""
+    if not by_limit:
+        return ""
+    return " (" + ", ".join(f"{limit} limit {n}" if limit else f"reason not recorded {n}"
+                            for limit, n in by_limit.items()) + ")"
+
+
 def format_stats(summaries: Sequence[Summary]) -> str:
     """The ``dsolve stats`` report: a block per rule set."""
     blocks = []
     for s in summaries:
+        if not s.n:
+            blocks.append(f"{s.rules}\n  no rows yet")
+            continue
         slow = ", ".join(f"{seed} ({t:.3g} s, {v})" for seed, t, v in s.slowest) or "-"
         blocks.append("\n".join([
             s.rules,
-            f"  seeds     {s.n}: {s.winnable} winnable, {s.unwinnable} unwinnable, {s.unknown} unknown",
+            f"  seeds     {s.n}: {s.winnable} winnable, {s.unwinnable} unwinnable, {s.unknown} unknown"
+            + _reasons_text(s.unknown_by_limit),
             f"  winnable  {s.win.explain()}",
             f"  length    {_spread_text(s.length, '.0f', ' moves')}",
             f"  time      {_spread_text(s.seconds, '.3g', ' s')}; total {s.total_seconds:.1f} s",
@@ -187,7 +204,7 @@ def compare_rows(summaries: Sequence[Summary]) -> list[tuple[str, ...]]:
     for s in summaries:
         t = s.seconds
         rows.append((
-            s.rules, str(s.n), str(s.win), str(s.unknown),
+            s.rules, str(s.n), str(s.win) if s.n else "no rows yet", str(s.unknown),
             f"{t.median:.3g}" if t else "-", f"{t.p99:.3g}" if t else "-", f"{s.total_seconds:.1f}",
             f"{s.mean_length:.1f}" if s.mean_length is not None else "-",
         ))

@@ -1,21 +1,28 @@
 """Winnability surveys: solve a seed range under several rule sets, chunk by chunk, into Parquet.
 
-A survey directory holds ``manifest.json`` (rule sets, deal convention, limits, chunk size,
+A survey directory holds ``_manifest.json`` (rule sets, deal convention, limits, chunk size,
 dsolve version, seed ranges asked for) and one ``chunk-<first seed>.parquet`` per finished chunk,
-with a row per seed and rule set. Workers (local processes or Dask tasks) solve whole chunks and
-return them; the parent writes each under a temporary name and renames it into place, so a chunk
-is complete or absent. The chunk files present are what is done: a rerun solves only the rest.
-Each chunk's footer also records its seeds, when the run that wrote it started, when it was
-written and with how many workers, so the wall time of a survey resumed many times is known.
+with a row per seed and rule set; data tools read the directory as a Parquet dataset (Arrow skips
+names that start with ``_`` or ``.``). Workers (local processes or Dask tasks) solve whole chunks
+and return them; the parent writes each under a temporary name and renames it into place, so a
+chunk is complete or absent. The chunk files present are what is done: a rerun solves only the
+rest. Each chunk's footer (JSON under the key ``dsolve``) records its seeds, when the run that
+wrote it started, when it was written and with how many workers, so the wall time of a survey
+resumed many times is known; its pages carry checksums.
+Every reader checks every chunk (footer, columns, checksums, one row per seed and rule set): a
+damaged chunk is an :class:`InputError` naming it, and a resumed run moves it to ``_damaged/`` and
+solves its seeds again.
 A retry (:func:`retry_unknown`) solves the unknown rows again with larger limits and rewrites
 their chunks the same way; the manifest lists the limits of each retry.
+Directories of format 1 (``manifest.json``, footers of Python literals, no ``limit`` column) are
+read as they are and upgraded by the next run that writes to them.
 """
 from __future__ import annotations
 
-import ast
 import dataclasses
 import fcntl
 import json
+import math
 import multiprocessing
 import os
 import re
@@ -24,32 +31,39 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import pyarrow as pa
-import pyarrow.dataset as ds
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from . import __version__, deals
 from .errors import InputError
-from .result import UNKNOWN, WINNABLE
+from .limits import checked_limit
+from .progress import DEFAULT_LOG_EVERY, Progress, Tally
+from .result import UNKNOWN, VERDICTS, WINNABLE
 from .rules import Rules
-from .stats import WinRange
 
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"
+LEGACY_MANIFEST = "manifest.json"  # format 1
 LOCK = ".lock"
-FORMAT = 1
+DAMAGED = "_damaged"  # where a run moves damaged chunks, out of the dataset's way
+FORMAT = 2
+READABLE_FORMATS = (1, 2)
 DEFAULT_CHUNK_SOLVES = 200  # solves (seeds x rule sets) per chunk of a new survey: seconds to a minute
+DEFAULT_TIMEOUT = 60.0  # seconds per solve of a survey, unless told otherwise
 SCHEDULER_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
+TICK = 1.0  # seconds between looks at the workers while waiting for chunks
+LOG_EVERY_ENV = "DSOLVE_PROGRESS_EVERY"  # seconds between progress lines when stderr is not a terminal
 _CHUNK_RE = re.compile(r"^chunk-(\d+)\.parquet$")
-_META_FIRST, _META_STOP = b"dsolve.first", b"dsolve.stop"
-_META_RUN, _META_WRITTEN, _META_WORKERS = b"dsolve.run_started", b"dsolve.written", b"dsolve.workers"
-_META_EARLIER = b"dsolve.earlier_writes"  # (run started, written) of the writes a retry replaced
+_META = b"dsolve"
+_LEGACY_FIRST, _LEGACY_STOP = b"dsolve.first", b"dsolve.stop"  # format 1: one key each, Python literals
+_LEGACY_RUN, _LEGACY_WRITTEN, _LEGACY_WORKERS = b"dsolve.run_started", b"dsolve.written", b"dsolve.workers"
+_LEGACY_EARLIER = b"dsolve.earlier_writes"
 
 SCHEMA = pa.schema([
     ("seed", pa.int64()),
@@ -58,19 +72,28 @@ SCHEMA = pa.schema([
     ("length", pa.int32()),  # moves of the solution; null unless winnable
     ("nodes", pa.int64()),
     ("seconds", pa.float64()),
+    ("limit", pa.string()),  # the budget that ran out (Result.limit); null unless unknown
 ])
+LEGACY_SCHEMA = SCHEMA.remove(SCHEMA.get_field_index("limit"))  # chunks of format 1
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-solve budgets (``None``: no limit)."""
+    """Per-solve budgets (``None``: no limit); each given one positive and finite."""
 
     max_nodes: int | None = None
     timeout: float | None = None
     memory_mb: int | None = None
 
+    def __post_init__(self) -> None:
+        for name, value in dataclasses.asdict(self).items():
+            checked_limit(name, value, integer=name == "max_nodes")
+
     def __str__(self) -> str:
         return ", ".join(f"{k}={'none' if v is None else v}" for k, v in dataclasses.asdict(self).items())
+
+
+DEFAULT_LIMITS = Limits(timeout=DEFAULT_TIMEOUT)
 
 
 @dataclass(frozen=True)
@@ -113,12 +136,17 @@ class Manifest:
     @classmethod
     def from_json(cls, text: str) -> "Manifest":
         data = json.loads(text)
-        return cls(
+        manifest = cls(
             rules=tuple(data["rules"]), convention=data["convention"], limits=Limits(**data["limits"]),
-            chunk_size=int(data["chunk_size"]), seeds=tuple(tuple(r) for r in data["seeds"]),
+            chunk_size=int(data["chunk_size"]), seeds=tuple((int(a), int(b)) for a, b in data["seeds"]),
             retries=tuple(Limits(**limits) for limits in data.get("retries", ())),
             dsolve_version=data["dsolve_version"], format=int(data["format"]),
         )
+        if not (manifest.rules and all(isinstance(r, str) for r in manifest.rules)
+                and isinstance(manifest.convention, str) and isinstance(manifest.dsolve_version, str)
+                and manifest.chunk_size > 0 and all(0 <= a <= b for a, b in manifest.seeds)):
+            raise ValueError("a field has the wrong type or value")
+        return manifest
 
 
 @dataclass(frozen=True)
@@ -131,6 +159,60 @@ class Chunk:
     written: float | None = None
     workers: int | None = None
     earlier: tuple[tuple[float, float], ...] = ()  # (run started, written) of writes it replaced
+
+    def footer(self) -> dict[bytes, bytes]:
+        """The chunk as Parquet key-value metadata: JSON under the key ``dsolve``."""
+        return {_META: json.dumps({
+            "first": self.seeds.start, "stop": self.seeds.stop, "run_started": self.run_started,
+            "written": self.written, "workers": self.workers, "earlier": [list(w) for w in self.earlier],
+        }).encode()}
+
+    @classmethod
+    def from_footer(cls, meta: dict[bytes, bytes]) -> tuple["Chunk", bool]:
+        """The chunk a Parquet footer describes, and whether it is of format 1; ValueError if none."""
+        if _META in meta:
+            data = json.loads(meta[_META])
+            chunk = cls(range(int(data["first"]), int(data["stop"])), _number(data["run_started"]),
+                        _number(data["written"]), None if data["workers"] is None else int(data["workers"]),
+                        tuple((float(a), float(b)) for a, b in data["earlier"]))
+            return chunk, False
+        if _LEGACY_FIRST in meta and _LEGACY_STOP in meta:
+            return cls(range(int(meta[_LEGACY_FIRST]), int(meta[_LEGACY_STOP])),
+                       *(float(meta[key]) if key in meta else None for key in (_LEGACY_RUN, _LEGACY_WRITTEN)),
+                       int(meta[_LEGACY_WORKERS]) if _LEGACY_WORKERS in meta else None,
+                       _legacy_pairs(meta.get(_LEGACY_EARLIER, b"()").decode())), True
+        raise ValueError("no dsolve footer")
+
+
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+_PAIR = r"\(\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*\)"
+
+
+def _legacy_pairs(text: str) -> tuple[tuple[float, float], ...]:
+    """Float pairs written by format 1 as the ``repr`` of a tuple, e.g. ``((1.0, 2.0),)``."""
+    if not re.fullmatch(rf"\(\s*(?:{_PAIR}\s*,\s*)*(?:{_PAIR}\s*)?\)", text):
+        raise ValueError(f"bad earlier writes {text!r}")
+    return tuple((float(a), float(b)) for a, b in re.findall(_PAIR, text))
+
+
+class DamagedChunk(InputError):
+    """A chunk file that cannot be read back whole as the rows its name promises."""
+
+    def __init__(self, path: Path, reason: str):
+        self.path, self.reason = path, reason
+        super().__init__(f"damaged survey chunk {path}: {reason}")
+
+
+@dataclass(frozen=True)
+class Survey:
+    """A survey directory as read and checked: its manifest, its chunks and all their rows."""
+
+    manifest: Manifest
+    chunks: tuple[Chunk, ...]
+    rows: pa.Table
 
 
 @dataclass(frozen=True)
@@ -178,12 +260,36 @@ class RetryRun:
 
 @dataclass(frozen=True)
 class SurveyRun:
-    """What a run did: seeds of the asked range, how many were already done, chunks written."""
+    """What a run did: seeds of the asked range, how many were already done, chunks written, and
+    the damaged chunks it moved to ``_damaged/`` (where each went) and solved again."""
 
     out: Path
     seeds: int
     seeds_done_before: int
     chunks_written: int
+    set_aside: tuple[DamagedChunk, ...] = ()
+
+
+def _seconds(name: str, text: str) -> float:
+    """``text`` as a positive, finite number of seconds, else :class:`InputError` naming ``name``."""
+    try:
+        value: object = float(text)
+    except ValueError:
+        value = text
+    return checked_limit(name, value)  # type: ignore[arg-type, return-value]
+
+
+def parse_timeout(text: str, name: str = "timeout") -> float | None:
+    """A time limit per solve as typed: positive, finite seconds, or ``none`` (``None``: no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    return _seconds(name, text)
+
+
+def log_every() -> float:
+    """Seconds between a run's progress lines in a log: ``$DSOLVE_PROGRESS_EVERY``, default 30."""
+    text = os.environ.get(LOG_EVERY_ENV)
+    return DEFAULT_LOG_EVERY if text is None else _seconds(LOG_EVERY_ENV, text)
 
 
 def parse_seeds(text: str) -> range:
@@ -197,31 +303,74 @@ def parse_seeds(text: str) -> range:
 
 # -- workers -------------------------------------------------------------------------------------
 
+class _RunningSeeds:
+    """The seed each local worker is solving and since when (Unix time): shared memory that each
+    worker writes in its own slot and the parent reads."""
+
+    IDLE = -1
+
+    def __init__(self, workers: int, context: Any):
+        self.seeds = context.RawArray("q", [self.IDLE] * workers)
+        self.since = context.RawArray("d", workers)
+        self.claimed = context.Value("i", 0)
+
+    def claim(self) -> int:
+        """A slot of its own for the calling worker."""
+        with self.claimed.get_lock():
+            slot = self.claimed.value
+            self.claimed.value += 1
+        return slot % len(self.seeds)
+
+    def mark(self, slot: int, seed: int) -> None:
+        self.since[slot] = time.time()
+        self.seeds[slot] = seed
+
+    def snapshot(self) -> list[tuple[int, float]]:
+        """(seed, seconds so far) of each solve running now."""
+        now = time.time()
+        return [(seed, now - since) for seed, since in zip(self.seeds[:], self.since[:]) if seed != self.IDLE]
+
+
+_WORKER_SLOT: tuple[_RunningSeeds, int] | None = None  # in a local worker: where it says what it solves
+
+
+def _mark_running(seed: int) -> None:
+    if _WORKER_SLOT is not None:
+        _WORKER_SLOT[0].mark(_WORKER_SLOT[1], seed)
+
+
 def solve_chunk(task: Task) -> pa.Table:
     """Solve a chunk's rows (every seed under every rule set, seed-major, unless ``task.rows``)."""
     from . import api  # the native solver: loaded by workers, not by readers of surveys
 
     rows = task.rows or [(seed, text) for seed in range(task.first, task.stop) for text in task.rules]
     rules = {text: Rules.parse(text) for text in task.rules}
+    # Without a memory limit the local workers share the default; a Dask worker takes it whole.
+    workers = len(_WORKER_SLOT[0].seeds) if _WORKER_SLOT is not None else 1
+    memory_mb = task.limits.memory_mb or api.default_memory_mb(workers)
     columns: dict[str, list] = {name: [] for name in SCHEMA.names}
     deal, deal_seed = None, None
     for seed, text in rows:
         if seed != deal_seed:
             deal, deal_seed = deals.make_deal(task.convention, seed), seed
+        _mark_running(seed)
         result = api.solve(deal, rules[text], max_nodes=task.limits.max_nodes,
-                           timeout=task.limits.timeout, memory_mb=task.limits.memory_mb)
+                           timeout=task.limits.timeout, memory_mb=memory_mb)
         columns["seed"].append(seed)
         columns["rules"].append(text)
         columns["verdict"].append(result.verdict)
         columns["length"].append(len(result.moves) if result.verdict == WINNABLE else None)
         columns["nodes"].append(result.nodes)
         columns["seconds"].append(result.seconds)
+        columns["limit"].append(result.limit if result.verdict == UNKNOWN else None)
+    _mark_running(_RunningSeeds.IDLE)
     return pa.Table.from_pydict(columns, schema=SCHEMA)
 
 
-def _init_worker(parent: int) -> None:
+def _init_worker(parent: int, running: _RunningSeeds) -> None:
     """Local workers leave Ctrl-C to the parent, die when it terminates them, and die with it
-    (Linux) rather than linger."""
+    (Linux) rather than linger; each takes a slot to say which seed it solves."""
+    global _WORKER_SLOT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # forked with the parent's handler, which would not die
     if sys.platform == "linux":
@@ -230,17 +379,29 @@ def _init_worker(parent: int) -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:
         os._exit(1)
+    _WORKER_SLOT = running, running.claim()
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """Where chunks are solved: an executor, its worker count, and for local workers which seed
+    each is solving (Dask tasks say nothing until they end)."""
+
+    executor: Executor
+    workers: int
+    running: _RunningSeeds | None = None
 
 
 @contextmanager
-def _local_pool(jobs: int | None) -> Iterator[tuple[Executor, int]]:
+def _local_pool(jobs: int | None) -> Iterator[_Pool]:
     workers = jobs or os.cpu_count() or 1
     # fork: quick to start, and workers share the parent's imports.
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    running = _RunningSeeds(workers, context)
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(os.getpid(),))
+                               initargs=(os.getpid(), running))
     try:
-        yield pool, workers
+        yield _Pool(pool, workers, running)
     except BaseException:
         for process in list(pool._processes.values()):  # no public way before Python 3.14
             process.terminate()  # the chunks in flight are lost, by design
@@ -250,7 +411,7 @@ def _local_pool(jobs: int | None) -> Iterator[tuple[Executor, int]]:
 
 
 @contextmanager
-def _dask_pool(address: str) -> Iterator[tuple[Executor, int]]:
+def _dask_pool(address: str) -> Iterator[_Pool]:
     from distributed import Client
 
     try:
@@ -259,12 +420,16 @@ def _dask_pool(address: str) -> Iterator[tuple[Executor, int]]:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     executor = client.get_executor(pure=False)
     try:
-        yield executor, max(1, sum(client.nthreads().values()))
+        yield _Pool(executor, max(1, sum(client.nthreads().values())))
     except BaseException:
         executor.shutdown(wait=False)  # cancels what is queued or running
         raise
     finally:
         client.close()
+
+
+def _pool(jobs: int | None, scheduler: str | None) -> Any:
+    return _dask_pool(scheduler) if scheduler else _local_pool(jobs)
 
 
 # -- the survey directory ------------------------------------------------------------------------
@@ -290,36 +455,59 @@ def _atomic(path: Path) -> Iterator[BinaryIO]:
         temp.unlink(missing_ok=True)
 
 
+def _write_chunk_file(out: Path, chunk: Chunk, table: pa.Table) -> Path:
+    path = chunk_path(out, chunk.seeds.start)
+    with _atomic(path) as f:
+        pq.write_table(table.replace_schema_metadata(chunk.footer()), f, write_page_checksum=True)
+    return path
+
+
 def write_chunk(out: Path, seeds: range, table: pa.Table, run_started: float, workers: int,
                 earlier: tuple[tuple[float, float], ...] = ()) -> Path:
     """Write the rows of ``seeds`` as one chunk file, atomically, stamped with the start of the run
     writing it, the time now, the run's worker count and the ``earlier`` writes it replaces."""
-    path = chunk_path(out, seeds.start)
-    meta = {_META_FIRST: seeds.start, _META_STOP: seeds.stop, _META_RUN: run_started,
-            _META_WRITTEN: time.time(), _META_WORKERS: workers, _META_EARLIER: earlier}
-    with _atomic(path) as f:
-        pq.write_table(table.replace_schema_metadata({k: repr(v).encode() for k, v in meta.items()}), f)
-    return path
+    return _write_chunk_file(out, Chunk(seeds, run_started, time.time(), workers, earlier), table)
 
 
 def chunk_files(out: Path) -> list[Path]:
     return sorted(p for p in Path(out).iterdir() if _CHUNK_RE.match(p.name))
 
 
-def finished(out: Path) -> list[Chunk]:
-    """The chunk files present, from their Parquet footers."""
-    chunks = []
-    for path in chunk_files(out):
-        meta = pq.read_schema(path).metadata or {}
-        if _META_FIRST not in meta or int(meta[_META_FIRST]) != int(_CHUNK_RE.match(path.name)[1]):
-            raise InputError(f"{path} is not a dsolve survey chunk")
-        chunks.append(Chunk(
-            range(int(meta[_META_FIRST]), int(meta[_META_STOP])),
-            *(float(meta[key]) if key in meta else None for key in (_META_RUN, _META_WRITTEN)),
-            int(meta[_META_WORKERS]) if _META_WORKERS in meta else None,
-            tuple(tuple(map(float, w)) for w in ast.literal_eval(meta.get(_META_EARLIER, b"()").decode())),
-        ))
-    return chunks
+def read_chunk(path: Path, rules: Sequence[str]) -> tuple[Chunk, pa.Table, bool]:
+    """A chunk file checked whole: its footer, its columns, its pages' checksums, and one row per
+    seed of its range and rule set of ``rules``. Returns the chunk, its rows (with a null ``limit``
+    column if it is of format 1) and whether it is of format 1; :class:`DamagedChunk` otherwise."""
+    try:
+        parquet = pq.ParquetFile(path, page_checksum_verification=True)
+        schema = parquet.schema_arrow
+        chunk, legacy = Chunk.from_footer(schema.metadata or {})
+        if chunk.seeds.start != int(_CHUNK_RE.match(path.name)[1]) or not chunk.seeds:
+            raise ValueError(f"its footer gives seeds {chunk.seeds.start}-{chunk.seeds.stop - 1}")
+        expected = LEGACY_SCHEMA if legacy else SCHEMA
+        if not schema.remove_metadata().equals(expected):
+            raise ValueError(f"its columns ({', '.join(f'{f.name}: {f.type}' for f in schema)}) are not a "
+                             "survey chunk's")
+        table = parquet.read().replace_schema_metadata(None)
+        _check_rows(table, chunk.seeds, rules)
+    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as e:
+        raise DamagedChunk(path, (str(e).strip().splitlines() or [type(e).__name__])[0]) from None
+    if legacy:
+        table = table.append_column(SCHEMA.field("limit"), pa.nulls(table.num_rows, pa.string()))
+    return chunk, table, legacy
+
+
+def _check_rows(table: pa.Table, seeds: range, rules: Sequence[str]) -> None:
+    """ValueError unless ``table`` has one row per seed of ``seeds`` and rule set of ``rules``, and
+    only known verdicts."""
+    expected = len(seeds) * len(rules)
+    rule = pc.index_in(table["rules"].cast(pa.string()), value_set=pa.array(rules, pa.string()))
+    key = pc.add(pc.multiply(pc.subtract(table["seed"], seeds.start), len(rules)), rule)
+    verdict = pc.index_in(table["verdict"].cast(pa.string()), value_set=pa.array(VERDICTS))
+    bounds = pc.min_max(key).as_py()
+    if (table.num_rows != expected or rule.null_count or verdict.null_count
+            or bounds["min"] < 0 or bounds["max"] >= expected or pc.count_distinct(key).as_py() != expected):
+        raise ValueError(f"its {table.num_rows} rows are not one per seed {seeds.start}-{seeds.stop - 1} "
+                         f"and rule set of the survey's {len(rules)}")
 
 
 def plan(seeds: range, done: Sequence[range], chunk_size: int) -> list[range]:
@@ -336,38 +524,86 @@ def plan(seeds: range, done: Sequence[range], chunk_size: int) -> list[range]:
     return chunks
 
 
+def _manifest_path(out: Path) -> Path | None:
+    """The manifest of ``out``: ``_manifest.json``, or ``manifest.json`` in a format-1 directory."""
+    return next((path for path in (out / MANIFEST, out / LEGACY_MANIFEST) if path.exists()), None)
+
+
 def read_manifest(out: Path) -> Manifest:
-    path = Path(out) / MANIFEST
+    """The manifest of the survey in ``out``; InputError if there is none or it is damaged."""
+    path = _manifest_path(Path(out))
+    if path is None:
+        raise InputError(f"{out} is not a survey directory (no {MANIFEST})")
     try:
         manifest = Manifest.from_json(path.read_text())
-    except FileNotFoundError:
-        raise InputError(f"{out} is not a survey directory (no {MANIFEST})") from None
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise InputError(f"cannot read {path}: {e}") from None
-    if manifest.format != FORMAT:
-        raise InputError(f"{path} is in survey format {manifest.format}; this dsolve reads format {FORMAT}")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise InputError(f"damaged survey manifest {path}: {e}") from None
+    if manifest.format not in READABLE_FORMATS:
+        raise InputError(f"{path} is in survey format {manifest.format}; this dsolve reads formats "
+                         f"{', '.join(map(str, READABLE_FORMATS))}")
     return manifest
 
 
 def _write_manifest(out: Path, manifest: Manifest) -> None:
+    """Write ``_manifest.json`` (of this format) atomically; a format-1 ``manifest.json`` goes."""
     with _atomic(out / MANIFEST) as f:
-        f.write(manifest.to_json().encode())
+        f.write(dataclasses.replace(manifest, format=FORMAT).to_json().encode())
+    (out / LEGACY_MANIFEST).unlink(missing_ok=True)
 
 
-def _rows(out: Path, seeds: range | None = None, columns: Sequence[str] | None = None) -> pa.Table:
-    """The rows of the chunks in ``out`` (those of ``seeds`` only, if given)."""
-    files = [str(p) for p in chunk_files(out)]
-    if not files:
-        return SCHEMA.empty_table().select(columns or SCHEMA.names)
-    seed = ds.field("seed")
-    where = None if seeds is None else (seed >= seeds.start) & (seed < seeds.stop)
-    dataset = ds.dataset(files, schema=SCHEMA, format="parquet")
-    return dataset.to_table(columns=columns, filter=where).unify_dictionaries()
+def _rows_of(tables: Sequence[pa.Table]) -> pa.Table:
+    return pa.concat_tables(tables).unify_dictionaries() if tables else SCHEMA.empty_table()
 
 
-def load(out: Path) -> tuple[Manifest, pa.Table]:
+def open_survey(out: str | os.PathLike) -> Survey:
+    """Read the survey in ``out``, checking every chunk (:func:`read_chunk`); InputError naming
+    the first damaged chunk, or the manifest if it is damaged."""
+    out = Path(out)
+    manifest = read_manifest(out)
+    chunks, tables = [], []
+    for path in chunk_files(out):
+        chunk, table, _ = read_chunk(path, manifest.rules)
+        chunks.append(chunk)
+        tables.append(table)
+    return Survey(manifest, tuple(chunks), _rows_of(tables))
+
+
+def load(out: str | os.PathLike) -> tuple[Manifest, pa.Table]:
     """A survey's manifest and all its rows."""
-    return read_manifest(out), _rows(out)
+    survey = open_survey(out)
+    return survey.manifest, survey.rows
+
+
+def _set_aside(out: Path, damage: DamagedChunk) -> DamagedChunk:
+    """Move a damaged chunk into ``_damaged/`` (under a free name); the damage, with its new path."""
+    folder = out / DAMAGED
+    folder.mkdir(exist_ok=True)
+    target, n = folder / damage.path.name, 1
+    while target.exists():
+        n += 1
+        target = folder / f"{damage.path.stem}-{n}{damage.path.suffix}"
+    damage.path.rename(target)
+    return DamagedChunk(target, damage.reason)
+
+
+def _sound_chunks(out: Path, manifest: Manifest, set_aside: bool) -> tuple[list[tuple[Chunk, pa.Table]],
+                                                                           list[DamagedChunk]]:
+    """For a run holding the lock: every chunk of ``out`` checked, those of format 1 rewritten in
+    this format (same rows, a null ``limit`` column, a JSON footer). A damaged chunk is moved to
+    ``_damaged/`` if ``set_aside`` (and listed), else raised."""
+    sound, damaged = [], []
+    for path in chunk_files(out):
+        try:
+            chunk, table, legacy = read_chunk(path, manifest.rules)
+        except DamagedChunk as damage:
+            if not set_aside:
+                raise
+            damaged.append(_set_aside(out, damage))
+            continue
+        if legacy:
+            _write_chunk_file(out, chunk, table)
+        sound.append((chunk, table))
+    return sound, damaged
 
 
 def _merge(ranges: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -380,10 +616,11 @@ def _merge(ranges: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b in merged)
 
 
-def _reconcile(out: Path, wanted: Manifest) -> Manifest:
-    """The manifest to write: ``wanted``, or the one in ``out`` extended by the asked seeds.
-    Refuses (InputError) a directory surveyed with other rules, convention, limits or version."""
-    if not (out / MANIFEST).exists():
+def _reconcile(out: Path, wanted: Manifest, limits_given: bool) -> Manifest:
+    """The manifest to write: ``wanted``, or the one in ``out`` extended by the asked seeds (with
+    its own limits unless ``limits_given``). Refuses (InputError) a directory surveyed with other
+    rules, convention, limits or version."""
+    if _manifest_path(out) is None:
         if any(p.name != LOCK for p in out.iterdir()):
             raise InputError(f"{out} is not empty and is not a survey directory (no {MANIFEST})")
         return wanted
@@ -391,7 +628,7 @@ def _reconcile(out: Path, wanted: Manifest) -> Manifest:
     for what, theirs, ours in (
         ("deal convention", have.convention, wanted.convention),
         ("rule sets", "; ".join(sorted(have.rules)), "; ".join(sorted(wanted.rules))),
-        ("limits", str(have.limits), str(wanted.limits)),
+        ("limits", str(have.limits), str(wanted.limits if limits_given else have.limits)),
         ("dsolve version", have.dsolve_version, wanted.dsolve_version),
     ):
         if theirs != ours:
@@ -420,42 +657,33 @@ def _claim(out: Path) -> Iterator[None]:
 
 # -- running -------------------------------------------------------------------------------------
 
-class _Bar(tqdm):
-    monitor_interval = 0  # no monitor thread: local workers are forked
-
-
-class _Tally:
-    """Running counts per rule set, shown on the progress bar."""
-
-    def __init__(self, rules: Sequence[str]):
-        self.counts = {r: [0, 0, 0] for r in rules}  # n, won, unknown
-
-    def add(self, table: pa.Table) -> None:
-        for rules, verdict in zip(table["rules"].to_pylist(), table["verdict"].to_pylist()):
-            c = self.counts[rules]
-            c[0] += 1
-            c[1] += verdict == WINNABLE
-            c[2] += verdict == UNKNOWN
-
-    def __str__(self) -> str:
-        ranges = [WinRange(n, won, unknown) for n, won, unknown in self.counts.values()]
-        return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
-
-
 def _drive(executor: Executor, window: int, tasks: Iterator[Task],
-           on_result: Callable[[Task, pa.Table], None]) -> None:
-    """Keep up to ``window`` chunks in flight; hand each finished one to ``on_result``."""
-    pending: dict = {}
+           on_result: Callable[[Task, pa.Table], None],
+           on_tick: Callable[[list[tuple[Task, float]]], None]) -> None:
+    """Keep up to ``window`` chunks in flight; hand each finished one to ``on_result``, and at
+    least every :data:`TICK` seconds the chunks in flight with their seconds since submitted to
+    ``on_tick``."""
+    pending: dict[Future, tuple[Task, float]] = {}
     while True:
         for task in tasks:
-            pending[executor.submit(solve_chunk, task)] = task
+            pending[executor.submit(solve_chunk, task)] = task, time.monotonic()
             if len(pending) >= window:
                 break
         if not pending:
             return
-        finished_now, _ = wait(pending, return_when=FIRST_COMPLETED)
+        finished_now, _ = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
         for future in finished_now:
-            on_result(pending.pop(future), future.result())
+            on_result(pending.pop(future)[0], future.result())
+        now = time.monotonic()
+        on_tick([(task, now - submitted) for task, submitted in pending.values()])
+
+
+def _running_now(pool: _Pool, in_flight: list[tuple[Task, float]]) -> tuple[str, list[tuple[str, float]]]:
+    """What is being solved, for the progress display: the seed each local worker is on, or the
+    chunks a Dask cluster holds (queued or running: it does not say which)."""
+    if pool.running is not None:
+        return "solving", [(f"seed {seed}", seconds) for seed, seconds in pool.running.snapshot()]
+    return "in flight", [(f"chunk {task.first}-{task.stop - 1}", seconds) for task, seconds in in_flight]
 
 
 @contextmanager
@@ -480,7 +708,7 @@ def run_survey(
     seeds: range,
     rules: Sequence[Rules],
     convention: str = "solvitaire",
-    limits: Limits = Limits(),
+    limits: Limits | None = None,
     jobs: int | None = None,
     scheduler: str | None = None,
     chunk_size: int | None = None,
@@ -488,11 +716,14 @@ def run_survey(
 ) -> SurveyRun:
     """Survey ``seeds`` under each rule set into ``out``, skipping chunks already there.
 
-    Local worker processes (``jobs``, default all cores) or the Dask scheduler at ``scheduler``.
-    ``chunk_size`` (default: :data:`DEFAULT_CHUNK_SOLVES` solves' worth) applies to a new
-    directory; an existing one keeps its own. ``progress``: a progress bar on stderr when it is a
-    terminal. Ctrl-C or SIGTERM raise KeyboardInterrupt after stopping the workers; every chunk
-    written so far stays.
+    ``limits``: per solve; ``None`` takes those of the survey in ``out``, or :data:`DEFAULT_LIMITS`
+    (:data:`DEFAULT_TIMEOUT` seconds, nothing else) for a new one. Local worker processes
+    (``jobs``, default all cores) or the Dask scheduler at ``scheduler``. ``chunk_size`` (default:
+    :data:`DEFAULT_CHUNK_SOLVES` solves' worth) applies to a new directory; an existing one keeps
+    its own. Damaged chunks are moved to ``_damaged/`` and their seeds solved again; a format-1
+    directory is upgraded. ``progress``: on stderr, a progress bar if it is a terminal, else a line
+    every :func:`log_every` seconds. Ctrl-C or SIGTERM raise KeyboardInterrupt
+    after stopping the workers; every chunk written so far stays.
     """
     started, out = time.time(), Path(out)
     if len(seeds) == 0:
@@ -507,27 +738,31 @@ def run_survey(
         deals.make_deal(convention, seed)  # unknown convention or seed out of its range: fail now
     texts = tuple(dict.fromkeys(str(r) for r in rules))
     chunk_size = chunk_size or max(1, DEFAULT_CHUNK_SOLVES // len(texts))
-    wanted = Manifest(texts, convention, limits, chunk_size, ((seeds[0], seeds[-1]),))
+    wanted = Manifest(texts, convention, limits or DEFAULT_LIMITS, chunk_size, ((seeds[0], seeds[-1]),))
     with _claim(out):
-        manifest = _reconcile(out, wanted)
-        todo = plan(seeds, [c.seeds for c in finished(out)], manifest.chunk_size)
-        tally = _Tally(manifest.rules)
-        tally.add(_rows(out, seeds, ["rules", "verdict"]))  # the bar counts the whole range asked
-        with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
+        manifest = _reconcile(out, wanted, limits is not None)
+        sound, damaged = _sound_chunks(out, manifest, set_aside=True)
+        todo = plan(seeds, [chunk.seeds for chunk, _ in sound], manifest.chunk_size)
+        tally = Tally(manifest.rules)
+        for chunk, table in sound:  # the progress counts the whole range asked
+            if chunk.seeds.start < seeds.stop and seeds.start < chunk.seeds.stop:
+                tally.add(table.filter((pc.field("seed") >= seeds.start) & (pc.field("seed") < seeds.stop)))
+        with _pool(jobs, scheduler) as pool:
             _write_manifest(out, manifest)
             remaining = sum(len(c) for c in todo)
-            tasks = (Task(convention, c.start, c.stop, manifest.rules, limits) for c in todo)
-            with _Bar(total=len(seeds), initial=len(seeds) - remaining, unit="seed", dynamic_ncols=True,
-                      disable=None if progress else True) as bar, _sigterm_as_interrupt():
+            tasks = (Task(convention, c.start, c.stop, manifest.rules, manifest.limits) for c in todo)
+            with Progress("survey", len(seeds), len(seeds) - remaining, "seed", progress,
+                          lambda: str(tally), every=log_every()) as shown, \
+                    _sigterm_as_interrupt():
 
                 def on_result(task: Task, table: pa.Table) -> None:
-                    write_chunk(out, range(task.first, task.stop), table, started, workers)
+                    write_chunk(out, range(task.first, task.stop), table, started, pool.workers)
                     tally.add(table)
-                    bar.set_postfix_str(str(tally), refresh=False)
-                    bar.update(task.stop - task.first)
+                    shown.update(task.stop - task.first)
 
-                _drive(executor, 2 * workers, tasks, on_result)
-    return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo))
+                _drive(pool.executor, 2 * pool.workers, tasks, on_result,
+                       lambda in_flight: shown.tick(*_running_now(pool, in_flight)))
+    return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo), tuple(damaged))
 
 
 def _replace_rows(old: pa.Table, new: pa.Table) -> pa.Table:
@@ -541,7 +776,7 @@ def _replace_rows(old: pa.Table, new: pa.Table) -> pa.Table:
         j = redone.get(key)
         if j is None:
             continue
-        for name in ("verdict", "length"):
+        for name in ("verdict", "length", "limit"):
             columns[name][i] = fresh[name][j]
         for name in ("nodes", "seconds"):
             columns[name][i] += fresh[name][j]
@@ -550,7 +785,7 @@ def _replace_rows(old: pa.Table, new: pa.Table) -> pa.Table:
 
 def retry_unknown(
     out: str | os.PathLike,
-    limits: Limits,
+    limits: Limits = DEFAULT_LIMITS,
     jobs: int | None = None,
     scheduler: str | None = None,
     progress: bool = False,
@@ -559,7 +794,8 @@ def retry_unknown(
     than the survey's), rewriting each chunk that has one atomically, stamped with this run so
     that its wall time counts. A row's nodes and seconds add up over its tries. The manifest
     records the retry's limits; Ctrl-C or SIGTERM stop it as they stop :func:`run_survey`, and
-    a rerun retries the rows still unknown.
+    a rerun retries the rows still unknown. A damaged chunk stops it (InputError): resume the
+    survey first, which solves that chunk's seeds again.
     """
     started, out = time.time(), Path(out)
     with _claim(out):
@@ -567,36 +803,42 @@ def retry_unknown(
         if manifest.dsolve_version != __version__:
             raise InputError(f"{out} holds a survey with dsolve version {manifest.dsolve_version}, not "
                              f"{__version__}: surveys are not mixed")
-        todo, before = [], {chunk.seeds.start: chunk for chunk in finished(out)}
-        for chunk in before.values():
-            table = pq.read_table(chunk_path(out, chunk.seeds.start), columns=["seed", "rules", "verdict"])
+        try:
+            sound, _ = _sound_chunks(out, manifest, set_aside=False)
+        except DamagedChunk as damage:
+            raise InputError(f"{damage}; run the survey again ('dsolve survey --seeds ... --out {out}', "
+                             "which moves it aside and solves its seeds again) before retrying") from None
+        todo, before = [], {}
+        for chunk, table in sound:
+            before[chunk.seeds.start] = chunk, table
             rows = tuple((seed, rules) for seed, rules, verdict in zip(
                 *(table[name].to_pylist() for name in ("seed", "rules", "verdict"))) if verdict == UNKNOWN)
             if rows:
                 todo.append(Task(manifest.convention, chunk.seeds.start, chunk.seeds.stop, manifest.rules,
                                  limits, rows))
         total = sum(len(task.rows) for task in todo)
+        if manifest.format != FORMAT:
+            _write_manifest(out, manifest)
         if not todo:
             return RetryRun(out, 0, 0, 0)
         if manifest.retries[-1:] != (limits,):
             manifest = dataclasses.replace(manifest, retries=(*manifest.retries, limits))
         still_unknown = 0
-        with (_dask_pool(scheduler) if scheduler else _local_pool(jobs)) as (executor, workers):
+        with _pool(jobs, scheduler) as pool:
             _write_manifest(out, manifest)
-            with _Bar(total=total, unit="solve", dynamic_ncols=True,
-                      disable=None if progress else True) as bar, _sigterm_as_interrupt():
+            with Progress("retry", total, 0, "solve", progress, lambda: f"still unknown {still_unknown}",
+                          every=log_every()) as shown, _sigterm_as_interrupt():
 
                 def on_result(retry: Task, table: pa.Table) -> None:
                     nonlocal still_unknown
-                    seeds = range(retry.first, retry.stop)
-                    old = pq.read_table(chunk_path(out, retry.first), schema=SCHEMA)
-                    chunk = before[retry.first]
+                    chunk, old = before[retry.first]
                     earlier = chunk.earlier
                     if chunk.run_started is not None and chunk.written is not None:
                         earlier += ((chunk.run_started, chunk.written),)
-                    write_chunk(out, seeds, _replace_rows(old, table), started, workers, earlier)
+                    write_chunk(out, chunk.seeds, _replace_rows(old, table), started, pool.workers, earlier)
                     still_unknown += table["verdict"].to_pylist().count(UNKNOWN)
-                    bar.update(len(retry.rows))
+                    shown.update(len(retry.rows))
 
-                _drive(executor, 2 * workers, iter(todo), on_result)
+                _drive(pool.executor, 2 * pool.workers, iter(todo), on_result,
+                       lambda in_flight: shown.tick(*_running_now(pool, in_flight)))
     return RetryRun(out, total, still_unknown, len(todo))

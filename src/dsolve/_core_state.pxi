@@ -1,0 +1,255 @@
+# The native core: cards, applying moves, safe moves to the foundation.
+# Included by _core.pyx (one compilation unit, so the hot loop inlines across files).
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+
+cdef inline int rank_of(uint8_t c) noexcept nogil:
+    return c >> 2
+
+cdef inline int suit_of(uint8_t c) noexcept nogil:
+    return c & 3
+
+cdef inline bint can_stack(uint8_t c, uint8_t onto) noexcept nogil:
+    """Whether card c may be built on card onto: one rank lower, opposite colour."""
+    return (onto >> 2) == (c >> 2) + 1 and ((onto ^ c) & 1)
+
+cdef inline bint goes_home(const State* s, uint8_t c) noexcept nogil:
+    return s.home[c & 3] == (c >> 2)
+
+cdef inline int height(const Config* cfg, const uint8_t* home, int suit) noexcept nogil:
+    """Foundation height; a suit absent from a small deck counts as complete."""
+    return home[suit] if suit < cfg.suits else cfg.ranks
+
+cdef inline bint is_safe(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    return safe_at(cfg, s.home, c)
+
+cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
+    """Whether sending c home (it must fit its foundation) can never turn a win into a loss.
+
+    Blake & Gent, Appendix B.1, Theorem 1 / Corollary 3: the only cards that could be built on a
+    safe card are themselves safe, so delaying it gains nothing, and any winning line can be
+    rewritten to play it at once. With worrying back: rank (1-based) <= 2 above both opposite-
+    colour foundations and <= 3 above the other same-colour foundation. Without worrying back the
+    cards that could sit on c are home for good once both opposite-colour foundations are within
+    one rank, so that alone suffices. Holds for any empty-column rule and pass limit, for moves
+    from the tableau (and from the talon only when every talon card is always reachable).
+    """
+    cdef int r1 = rank_of(c) + 1
+    cdef int opp = (c & 1) ^ 1
+    cdef int h1 = height(cfg, home, opp)
+    cdef int h2 = height(cfg, home, opp + 2)
+    cdef int low = h1 if h1 < h2 else h2
+    if not cfg.worry_back:
+        return r1 <= low + 1
+    return r1 <= low + 2 and r1 <= height(cfg, home, suit_of(c) ^ 2) + 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying moves
+
+cdef inline void flip(const Config* cfg, State* s, int p) noexcept nogil:
+    """Uncover pile p's top hidden cards when nothing is left on them: a face-down card turns
+    face up; a locked run (face up but below the top run, see hidden_region) becomes the top run."""
+    if s.length[p] == s.down[p] and s.down[p] > 0:
+        s.down[p] -= cfg.reveal[p][s.down[p]]
+
+cdef inline void send_home(State* s, uint8_t c) noexcept nogil:
+    s.home[c & 3] += 1
+    s.total_home += 1
+
+cdef inline void push(State* s, int p, uint8_t c) noexcept nogil:
+    s.card[p][s.length[p]] = c
+    s.length[p] += 1
+
+cdef inline uint8_t take_talon(const Config* cfg, State* s, int pos) noexcept nogil:
+    """Remove the talon card at pos (turning the stock to it); the waste then ends below it."""
+    cdef uint8_t idx = s.talon[pos]
+    memmove(&s.talon[pos], &s.talon[pos + 1], s.talon_len - pos - 1)
+    s.talon_len -= 1
+    s.talon_mask &= ~((<uint64_t>1) << idx)
+    s.waste_len = pos
+    normalise_cursor(cfg, s)
+    return cfg.stock_card[idx]
+
+cdef inline bint multiple_of_draw(const Config* cfg, int k) noexcept nogil:
+    """k % draw == 0, from a mask below 64."""
+    if k >= 64:
+        return k % cfg.draw == 0
+    return (cfg.draw_multiples >> k) & 1
+
+cdef inline void normalise_cursor(const Config* cfg, State* s) noexcept nogil:
+    """With unlimited redeals every cursor at a multiple of the draw, or at the end of the stock,
+    reaches exactly the talon positions draw-1, 2*draw-1, ..., last (the waste top c-1 is one of
+    them), and each reaches the others for free: they are one position, stored as cursor 0."""
+    if cfg.unlimited and (multiple_of_draw(cfg, s.waste_len) or s.waste_len == s.talon_len):
+        s.waste_len = 0
+
+cdef void lift(State* s, int src, int idx, int dst) noexcept nogil:
+    """Move the cards of pile src from index idx onto pile dst."""
+    cdef int n = s.length[src] - idx
+    memcpy(&s.card[dst][s.length[dst]], &s.card[src][idx], n)
+    s.length[dst] += n
+    s.length[src] = idx
+    s.stale |= (1 << src) | (1 << dst)
+
+cdef int index_in(const State* s, int p, uint8_t c) noexcept nogil:
+    """Index of card c in pile p's face-up cards, -1 if not there."""
+    cdef int k
+    for k in range(s.down[p], s.length[p]):
+        if s.card[p][k] == c:
+            return k
+    return -1
+
+cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
+    cdef uint8_t c
+    if m.kind == MV_TABLEAU_FOUNDATION or m.kind == MV_TABLEAU_TABLEAU:
+        s.stale |= 1 << m.src
+    if m.kind != MV_TABLEAU_FOUNDATION and m.kind != MV_TALON_FOUNDATION:
+        s.stale |= 1 << m.dst
+    if m.kind == MV_TABLEAU_FOUNDATION:
+        s.length[m.src] -= 1
+        send_home(s, s.card[m.src][s.length[m.src]])
+        flip(cfg, s, m.src)
+    elif m.kind == MV_TABLEAU_TABLEAU:
+        lift(s, m.src, m.idx, m.dst)
+        if m.flags & FLAG_THEN_HOME:
+            s.length[m.src] -= 1
+            send_home(s, s.card[m.src][s.length[m.src]])
+        flip(cfg, s, m.src)
+    elif m.kind == MV_TALON_FOUNDATION or m.kind == MV_TALON_TABLEAU:
+        if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
+            s.redeals_left -= 1
+        c = take_talon(cfg, s, m.idx)
+        if m.kind == MV_TALON_FOUNDATION:
+            send_home(s, c)
+        else:
+            push(s, m.dst, c)
+    else:  # MV_FOUNDATION_TABLEAU
+        s.home[m.src] -= 1
+        s.total_home -= 1
+        push(s, m.dst, <uint8_t>(s.home[m.src] * 4 + m.src))
+
+cdef inline bint goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    return goes_home(s, c) and is_safe(cfg, s, c)
+
+cdef inline bint twin_goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    """Under twin classes: whether c's twin is in the deck and goes home safely."""
+    return cfg.twin_classes and (c ^ 2) & 3 < cfg.suits and goes_safely(cfg, s, c ^ 2)
+
+cdef inline bint top_goes_safely(const Config* cfg, const State* s, int p) noexcept nogil:
+    """Whether pile p's top card, or under twin classes its twin, goes home safely."""
+    cdef uint8_t c
+    if s.length[p] == 0:
+        return False
+    c = s.card[p][s.length[p] - 1]
+    return goes_safely(cfg, s, c) or twin_goes_safely(cfg, s, c)
+
+cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) noexcept nogil:
+    """apply_safe_moves after move m from a position that had none left. A move that raises no
+    foundation makes no card newly safe, and the only new top cards are those of its piles: when
+    none of them (nor its twin, see safe_home) goes home safely there is nothing to do. (Nor does
+    such a move make a child lone: its twin leaves a card only for the foundation.)"""
+    if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):
+        if not top_goes_safely(cfg, s, m.src) and not top_goes_safely(cfg, s, m.dst):
+            return 0
+    elif m.kind == MV_TALON_TABLEAU or m.kind == MV_FOUNDATION_TABLEAU:
+        if not top_goes_safely(cfg, s, m.dst):
+            return 0
+    return apply_safe_moves(cfg, s, record)
+
+cdef bint find_face_up(const Config* cfg, const State* s, uint8_t c, int* p, int* k) noexcept nogil:
+    """Where face-up card c lies on the tableau, if it does."""
+    for p[0] in range(cfg.piles):
+        k[0] = index_in(s, p[0], c)
+        if k[0] >= 0:
+            return True
+    return False
+
+cdef bint lone_child_on(const Config* cfg, const State* s, int p, int k) noexcept nogil:
+    """Whether the card above index k of pile p is a lone child (its twin lies on no card)."""
+    cdef int q, j
+    if k + 1 >= s.length[p]:
+        return False
+    return not find_face_up(cfg, s, s.card[p][k + 1] ^ 2, &q, &j) or j == s.down[q]
+
+cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, int n) noexcept nogil:
+    """Send safe card c = pile p's card k home, with twin classes (see state_key) where
+    classmates differ: returns the new length of ``record``, or n when nothing moved.
+
+    A top card goes home; but when its twin c' also goes home safely, and carries a lone child,
+    c is the lower-numbered of the two (the class keys the child there), the child moves onto c
+    and c' goes home instead. A covered card goes home when the cards on it are a lone child's
+    and its twin is a free top: they move onto the twin first. Every classmate then makes the
+    same moves and ends in the same class. Sound: the child's move is reversible, and sending a
+    safe card home loses no win (is_safe)."""
+    cdef uint8_t c = s.card[p][k]
+    cdef int q, j
+    if k == s.length[p] - 1:
+        if (not (c & 2) and twin_goes_safely(cfg, s, c) and find_face_up(cfg, s, c ^ 2, &q, &j)
+                and lone_child_on(cfg, s, q, j)):
+            record[n] = s.card[q][j + 1] | TRANSFER
+            lift(s, q, j + 1, p)
+            p = q
+            c = c ^ 2
+            n += 1
+    else:
+        # The twin must be a free top: face up with nothing on it.
+        if (not cfg.twin_classes or not find_face_up(cfg, s, c ^ 2, &q, &j)
+                or j != s.length[q] - 1 or not lone_child_on(cfg, s, p, k)):
+            return n
+        record[n] = s.card[p][k + 1] | TRANSFER
+        lift(s, p, k + 1, q)
+        n += 1
+    s.length[p] -= 1
+    s.stale |= 1 << p
+    send_home(s, c)
+    flip(cfg, s, p)
+    record[n] = c
+    return n + 1
+
+cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept nogil:
+    """Send every safe card home (see is_safe and safe_home) until none is left; record the
+    cards moved (a lone child's move onto its other parent as the card | TRANSFER).
+
+    From the talon only under draw 1 with unlimited redeals, where the talon is a reserve whose
+    every card is reachable at any time, so a talon card is as free as a pile's top card."""
+    cdef int n = 0, m, p, j, k, su
+    cdef bint changed = True
+    cdef uint8_t c, idx
+    while changed:
+        changed = False
+        for p in range(cfg.piles):
+            if s.length[p] > 0 and goes_safely(cfg, s, s.card[p][s.length[p] - 1]):
+                n = safe_home(cfg, s, p, s.length[p] - 1, record, n)
+                changed = True
+        if cfg.draw1_reserve:
+            for su in range(cfg.suits):
+                if s.home[su] == cfg.ranks:
+                    continue
+                c = <uint8_t>(s.home[su] * 4 + su)
+                idx = cfg.stock_index[c]
+                if idx == NOT_IN_STOCK or not (s.talon_mask >> idx) & 1 or not is_safe(cfg, s, c):
+                    continue
+                j = 0
+                while s.talon[j] != idx:
+                    j += 1
+                take_talon(cfg, s, j)
+                send_home(s, c)
+                record[n] = c
+                n += 1
+                changed = True
+        if not changed and cfg.twin_classes:
+            refresh_pile_keys(s)                # for the set of face-up cards
+            for su in range(cfg.suits):
+                if s.home[su] == cfg.ranks:
+                    continue
+                c = <uint8_t>(s.home[su] * 4 + su)
+                if ((s.piles_key.face_up >> c) & 1 and is_safe(cfg, s, c)
+                        and find_face_up(cfg, s, c, &p, &k)):
+                    m = safe_home(cfg, s, p, k, record, n)
+                    changed = m != n
+                    n = m
+                    if changed:
+                        break
+    return n

@@ -1,0 +1,186 @@
+# The native core: the transposition table.
+# Included by _core.pyx (one compilation unit, so the hot loop inlines across files).
+
+# ---------------------------------------------------------------------------------------------
+# Transposition table: open addressing, linear probing, grows up to a memory bound (the table
+# itself: see table_grow). When it can grow no further it stops taking new positions. That is sound: the table only prunes positions
+# already reached (a DFS with a visited set is complete for reaching a win), and loops through
+# positions not stored are caught by checking the current path.
+
+cdef struct Slot:
+    uint64_t a
+    uint64_t b
+
+cdef struct Table:
+    Slot* slot          # both key lanes side by side: a probe touches one cache line
+    size_t cap          # any size (below 2^32): a key's home slot is scaled, not masked
+    size_t count
+    size_t max_slots    # the memory bound, in slots: the largest table
+    bint full
+
+cdef enum:
+    MIN_SLOTS = 4096    # the smallest table, whatever the bound
+
+cdef enum:
+    HUGE_PAGE = 2 << 20  # bytes of an x86-64 / arm64 huge page
+
+cdef inline size_t mapped_bytes(size_t slots) noexcept nogil:
+    """The bytes mapped for a table of ``slots`` slots: whole huge pages."""
+    return (slots * sizeof(Slot) + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
+
+cdef Slot* slots_alloc(size_t slots) noexcept nogil:
+    """``slots`` zeroed slots, mapped on their own on a huge-page boundary and advised onto huge
+    pages: with 4 kB pages nearly every probe of a big table also misses the TLB (a page walk of
+    its own), which made up about a fifth of the search's time. NULL when out of memory."""
+    cdef size_t size = mapped_bytes(slots), head
+    cdef char* raw = <char*>mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    if <void*>raw == MAP_FAILED:
+        return NULL
+    head = (HUGE_PAGE - <size_t>raw % HUGE_PAGE) % HUGE_PAGE
+    if head:
+        munmap(raw, head)
+    munmap(raw + head + size, HUGE_PAGE - head)
+    madvise(raw + head, size, MADV_HUGEPAGE)   # advice only: without huge pages it still works
+    return <Slot*>(raw + head)
+
+cdef void slots_free(Slot* slot, size_t slots) noexcept nogil:
+    if slot != NULL:
+        munmap(slot, mapped_bytes(slots))
+
+cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
+    t.max_slots = max_bytes // sizeof(Slot)
+    if t.max_slots < MIN_SLOTS:
+        t.max_slots = MIN_SLOTS
+    t.cap = 1 << 16 if t.max_slots > (1 << 16) else t.max_slots
+    t.count = 0
+    t.full = False
+    t.slot = slots_alloc(t.cap)
+    return t.slot != NULL
+
+cdef void table_clear(Table* t) noexcept nogil:
+    memset(t.slot, 0, t.cap * sizeof(Slot))
+    t.count = 0
+    t.full = False
+
+cdef void table_free(Table* t) noexcept nogil:
+    slots_free(t.slot, t.cap)
+
+cdef inline size_t table_home(const Table* t, uint64_t ka) noexcept nogil:
+    """The key's home slot: its top 32 bits scaled to the capacity."""
+    return <size_t>(((ka >> 32) * t.cap) >> 32)
+
+cdef inline bint dominates(const Config* cfg, int talon_len, uint64_t have, uint64_t want) noexcept nogil:
+    """Whether a position with stock cursor ``have`` reaches the same one with cursor ``want`` by
+    turning and redealing alone (both as in cursor_state). Such a position can make every move
+    the other can, so once it has been searched the other need not be: a position is pruned
+    when the table holds the same position with a dominating cursor (more redeals never hurt).
+    Turning moves the waste size c from c1 to c1 + k*draw, or to the end L; a spare redeal
+    reaches any multiple of the draw, and L; with unlimited redeals every cursor reaches L, which
+    is stored as 0 (normalise_cursor)."""
+    cdef int c1 = have & 0xFF, r1 = (have >> 8) & 0xFF
+    cdef int c2 = want & 0xFF, r2 = (want >> 8) & 0xFF
+    if r1 < r2:
+        return False
+    if c2 >= c1 and (multiple_of_draw(cfg, c2 - c1) or c2 == talon_len):
+        return True
+    if cfg.unlimited:
+        return c2 == 0
+    return r1 > r2 and (multiple_of_draw(cfg, c2) or c2 == talon_len)
+
+cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                             uint64_t kb, size_t* end) noexcept nogil:
+    """Whether the table holds this position with a cursor that dominates its own; if not,
+    ``end`` is the empty slot where the probe stopped (where the position would go)."""
+    cdef size_t i = table_home(t, ka)
+    cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
+    while t.slot[i].a != 0:
+        if (t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest
+                and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
+            return True
+        i += 1
+        if i == t.cap:
+            i = 0
+    end[0] = i
+    return False
+
+cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                           uint64_t kb) noexcept nogil:
+    cdef size_t end
+    return table_probe(t, cfg, talon_len, ka, kb, &end)
+
+cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+    cdef size_t i = table_home(t, ka)
+    while t.slot[i].a != 0:
+        i += 1
+        if i == t.cap:
+            i = 0
+    t.slot[i].a = ka
+    t.slot[i].b = kb
+    t.count += 1
+
+cdef size_t grown_cap(const Table* t) noexcept nogil:
+    """The capacity to grow to, 0 for none: double while a table twice that size would still fit
+    the bound, then take the whole bound at once (unless that is less than 5/4 of the table)."""
+    if 4 * t.cap <= t.max_slots:
+        return 2 * t.cap
+    if t.max_slots * 4 >= t.cap * 5:
+        return t.max_slots
+    return 0
+
+cdef bint table_grow(Table* t) noexcept nogil:
+    """Rehash into a table of grown_cap slots, unmapping the old table a huge page at a time as the
+    rehash passes it. A key's home scales with the capacity, so the keys of old slot i land near
+    slot i * new_cap / old_cap of the new table: the new table's pages are touched in about the
+    order the old one's are freed, and the memory held stays near the new table's size (a huge
+    page or two more for clusters that wrap around the end). So the bound is the table's own
+    size, not the old and the grown table together."""
+    cdef Slot* old = t.slot
+    cdef size_t old_cap = t.cap, new_cap = grown_cap(t), i, freed = 0
+    cdef size_t per_page = HUGE_PAGE // sizeof(Slot), rest
+    cdef Slot* grown
+    if new_cap == 0:
+        return False
+    grown = slots_alloc(new_cap)
+    if grown == NULL:
+        return False
+    t.slot = grown
+    t.cap = new_cap
+    t.count = 0
+    for i in range(old_cap):
+        if old[i].a != 0:
+            table_put(t, old[i].a, old[i].b)
+        if i + 1 - freed == per_page:
+            munmap(old + freed, HUGE_PAGE)
+            freed = i + 1
+    rest = mapped_bytes(old_cap) - freed * sizeof(Slot)
+    if rest > 0:
+        munmap(old + freed, rest)
+    return True
+
+cdef inline void make_room(Table* t) noexcept nogil:
+    """Grow the table at load 0.6, or mark it full at its bound at load 0.85."""
+    if not t.full and t.count * 10 >= t.cap * 6:
+        if not table_grow(t) and t.count * 100 >= t.cap * 85:
+            t.full = True
+
+cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
+    """Store a position unless the table is full."""
+    make_room(t)
+    if not t.full:
+        table_put(t, ka, kb)
+
+cdef inline int table_find_or_add(Table* t, const Config* cfg, int talon_len, uint64_t ka,
+                                  uint64_t kb) noexcept nogil:
+    """table_has, and when the position is not held, table_add in the same probe: 1 held,
+    0 added, -1 neither (the table is full)."""
+    cdef size_t i
+    make_room(t)
+    if table_probe(t, cfg, talon_len, ka, kb, &i):
+        return 1
+    if t.full:
+        return -1
+    t.slot[i].a = ka
+    t.slot[i].b = kb
+    t.count += 1
+    return 0

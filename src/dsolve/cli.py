@@ -622,6 +622,56 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 
 
 @main.command()
+@run_options
+@hidden_options
+@click.option("--out", required=True, metavar="FILE",
+              help="the picked seeds with their grades: FILE.csv or FILE.parquet (the grades are kept, "
+                   "resumably, in FILE.grades/)")
+@click.option("--count", type=click.IntRange(min=1), metavar="N", help="list at most N seeds (the lowest)")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), help="only seeds of this band")
+@click.option("--min-hidden-win-rate", type=click.FloatRange(0, 1), default=0.0, metavar="X",
+              help="only seeds the hidden-information player wins at least this share of its plays")
+@click.option("--pairs", is_flag=True, help="match the picked seeds two by two on their grades (two-deck tables)")
+def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, scheduler: str | None,
+         timeout: float | str | None, memory: int | None, max_nodes: int | None, chunk_size: int | None,
+         plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, count: int | None,
+         difficulty: str | None, min_hidden_win_rate: float, pairs: bool, **rules: Any) -> None:
+    """Grade --seeds for race tables and write the seeds that qualify, with their grades, to FILE.
+
+    Every listed seed is proven winnable. Rerunning the same command resumes the grading and
+    writes the same FILE."""
+    from .pick import pick as pick_seeds
+    from .players.grade import grading_options
+    from .survey import parse_seeds
+
+    if seeds is None:
+        raise InputError("--seeds is required")
+    chosen = rule_sets_from_options(**rules)
+    if len(chosen) != 1:
+        raise InputError("pick grades under one rule set: give one --preset or --rules")
+    if chunk_size is not None:
+        raise InputError("--chunk-size is not a pick option")
+    try:
+        done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
+                          limits=survey_limits(timeout, memory, max_nodes),
+                          grading=grading_options(plays, samples, sample_nodes, sampling_seed),
+                          count=count, difficulty=difficulty, min_hidden_win_rate=min_hidden_win_rate,
+                          pairs=pairs, jobs=jobs, scheduler=scheduler, progress=True)
+    except KeyboardInterrupt:
+        click.echo(f"dsolve: interrupted; the grades so far are kept in {out}.grades. "
+                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    paired = ""
+    if pairs:
+        worst = max((r["pair_gap"] for r in done.rows), default=0.0)
+        paired = f" in {len(done.rows) // 2} pairs (largest gap in hidden win rate {worst:.2f})"
+        if done.unpaired is not None:
+            paired += f"; seed {done.unpaired} left without a pair"
+    click.echo(f"{len(done.rows)} seeds written to {done.out}{paired}: {done.qualified} of {done.graded} "
+               f"graded qualify, {done.winnable} proven winnable (grades in {done.store})")
+
+
+@main.command()
 @click.argument("directory", metavar="DIR")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 @click.option("--slowest", default=5, show_default=True, type=click.IntRange(min=0), metavar="N",

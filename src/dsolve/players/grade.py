@@ -19,8 +19,11 @@ import dataclasses
 import time
 from dataclasses import dataclass
 
+import pyarrow as pa
+
 from .. import api
 from ..deal import Deal
+from ..errors import InputError
 from ..referee import Game
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE
 from ..rules import Rules
@@ -72,6 +75,8 @@ class Grade:
     mean_moves: float | None
     difficulty: str
     seconds: float
+    nodes: int = 0  # of the thoughtful solve
+    limit: str = ""  # the budget the thoughtful solve ran out of, if unknown
 
     def to_dict(self) -> dict:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in dataclasses.asdict(self).items()}
@@ -103,14 +108,17 @@ def first_trap(deal: Deal, rules: Rules, play: Play, max_nodes: int = DEFAULT_TR
 
 def grade(deal: Deal, rules: Rules, plays: int = DEFAULT_PLAYS, *, seed: int | str | None = None,
           sampling: int = 0, options: HiddenOptions = HiddenOptions(), timeout: float | None = None,
-          memory_mb: float | None = None, trap_nodes: int = DEFAULT_TRAP_NODES) -> Grade:
+          memory_mb: float | None = None, max_nodes: int | None = None,
+          trap_nodes: int = DEFAULT_TRAP_NODES) -> Grade:
     """Grade ``deal`` under ``rules`` with ``plays`` hidden and ``plays`` careless plays.
 
     ``seed`` is recorded only; play k of each player uses the sampling seed ``f"{sampling}:{k}"``,
-    so the same arguments give the same grade. ``timeout``/``memory_mb`` bound the thoughtful
-    solve (unknown: not played); ``options`` are the hidden player's."""
+    so the same arguments give the same grade. ``timeout``/``memory_mb``/``max_nodes`` bound the
+    thoughtful solve (unknown: not played); ``options`` are the hidden player's."""
+    if plays < 1:
+        raise InputError(f"plays must be at least 1, got {plays}")
     started = time.perf_counter()
-    verdict = api.solve(deal, rules, timeout=timeout, memory_mb=memory_mb)
+    verdict = api.solve(deal, rules, timeout=timeout, memory_mb=memory_mb, max_nodes=max_nodes)
     hidden: list[Play] = []
     careless: list[Play] = []
     traps = untrapped = 0
@@ -137,4 +145,31 @@ def grade(deal: Deal, rules: Rules, plays: int = DEFAULT_PLAYS, *, seed: int | s
         len(hidden), h_wins, h_rate, *interval(h_wins, hidden),
         len(careless), c_wins, c_rate, *interval(c_wins, careless),
         traps, untrapped, sum(won_lengths) / len(won_lengths) if won_lengths else None,
-        difficulty(verdict.verdict, h_rate), time.perf_counter() - started)
+        difficulty(verdict.verdict, h_rate), time.perf_counter() - started, verdict.nodes,
+        verdict.limit if verdict.verdict == UNKNOWN else "")
+
+
+# The columns a grading survey adds to a survey's (see dsolve.survey: a survey with ``grading``).
+GRADE_COLUMNS = pa.schema([
+    ("hidden_plays", pa.int32()), ("hidden_wins", pa.int32()), ("hidden_win_rate", pa.float64()),
+    ("hidden_low", pa.float64()), ("hidden_high", pa.float64()),
+    ("careless_plays", pa.int32()), ("careless_wins", pa.int32()), ("careless_win_rate", pa.float64()),
+    ("careless_low", pa.float64()), ("careless_high", pa.float64()),
+    ("traps", pa.int32()), ("untrapped", pa.int32()), ("mean_moves", pa.float64()),
+    ("difficulty", pa.dictionary(pa.int32(), pa.string())),
+])
+
+
+def grading_options(plays: int = DEFAULT_PLAYS, samples: int | None = None, max_nodes: int | None = None,
+                    sampling: int = 0) -> dict[str, int]:
+    """The grading settings a grading survey records (and hands to :func:`grade_for_survey`)."""
+    defaults = HiddenOptions()
+    return {"plays": plays, "samples": samples or defaults.samples,
+            "sample_nodes": max_nodes or defaults.max_nodes, "sampling": sampling}
+
+
+def grade_for_survey(deal: Deal, rules: Rules, grading: dict[str, int], **limits: float | None) -> Grade:
+    """:func:`grade` with the settings of :func:`grading_options` and the survey's ``limits``."""
+    options = dataclasses.replace(HiddenOptions(), samples=grading["samples"], max_nodes=grading["sample_nodes"])
+    return grade(deal, rules, grading["plays"], sampling=grading["sampling"], options=options,
+                 **limits)  # type: ignore[arg-type]

@@ -380,7 +380,7 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
 # --- race tables -------------------------------------------------------------------------------
 
 _HIDDEN_OPTIONS = (
-    click.option("--plays", type=click.IntRange(min=1), default=8, show_default=True, metavar="N",
+    click.option("--plays", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
                  help="plays of each player per deal (different sampling seeds)"),
     click.option("--samples", type=click.IntRange(min=1), metavar="N",
                  help="worlds the hidden-information player deals per decision (default 8)"),

@@ -32,7 +32,7 @@ from .careless import play_careless
 from .hidden import HiddenOptions, play_hidden
 from .view import Play
 
-DEFAULT_PLAYS = 8
+DEFAULT_PLAYS = 4
 DEFAULT_TRAP_NODES = 20_000
 TRAP_MEMORY_MB = 16.0
 # Difficulty bands on the hidden-information player's win rate (see README, "Race tables").

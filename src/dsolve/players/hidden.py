@@ -24,7 +24,8 @@ What it saves, since none of this changes what the worlds say:
   advice the race page gives its players ("knowing what is in it is most of the planning").
 
 When no world is won it plays as the careless player would (foundations, reveals, then other
-moves; it gives up when a trip round the stock changes nothing) until new worlds are dealt.
+moves; it gives up when a trip round the stock changes nothing) until new worlds are dealt. It
+gives up when it meets the same position a fourth time (its votes go round in circles).
 """
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ from ..result import WINNABLE
 from ..rules import Rules
 from .careless import CarelessPlayer
 from .view import DEFAULT_MAX_MOVES, Play, SeatView, play_out
+
+
+MAX_VISITS = 3  # a position met more often than this: the player is going round in circles, gives up
 
 
 @dataclass(frozen=True)
@@ -120,11 +124,13 @@ class HiddenPlayer:
         self._unseen = -1  # how many cards were unseen when the worlds were dealt
         self._peeking = False
         self._fallback = CarelessPlayer(rng)
+        self._visits: Counter[SeatView] = Counter()
         self.solves = 0  # worlds decided so far (for measurements)
 
     def choose(self, view: SeatView) -> Move | None:
         legal = view.legal_moves()
-        if not legal:
+        self._visits[view] += 1
+        if not legal or self._visits[view] > MAX_VISITS:
             return None
         move = self._peek(view)
         if move is None:

@@ -501,9 +501,9 @@ def chunk_files(out: Path) -> list[Path]:
     return sorted(p for p in Path(out).iterdir() if _CHUNK_RE.match(p.name))
 
 
-def read_chunk(path: Path, rules: Sequence[str], schema: pa.Schema = SCHEMA) -> tuple[Chunk, pa.Table, bool]:
+def read_chunk(path: Path, rules: Sequence[str], columns: pa.Schema = SCHEMA) -> tuple[Chunk, pa.Table, bool]:
     """A chunk file checked whole: its footer, its columns, its pages' checksums, and one row per
-    seed of its range and rule set of ``rules`` (``schema``: the survey's columns). Returns the chunk, its rows (with a null ``limit``
+    seed of its range and rule set of ``rules`` (``columns``: the survey's). Returns the chunk, its rows (with a null ``limit``
     column if it is of format 1) and whether it is of format 1; :class:`DamagedChunk` otherwise."""
     try:
         parquet = pq.ParquetFile(path, page_checksum_verification=True)
@@ -511,7 +511,7 @@ def read_chunk(path: Path, rules: Sequence[str], schema: pa.Schema = SCHEMA) -> 
         chunk, legacy = Chunk.from_footer(schema.metadata or {})
         if chunk.seeds.start != int(_CHUNK_RE.match(path.name)[1]) or not chunk.seeds:
             raise ValueError(f"its footer gives seeds {chunk.seeds.start}-{chunk.seeds.stop - 1}")
-        expected = LEGACY_SCHEMA if legacy else schema
+        expected = LEGACY_SCHEMA if legacy else columns
         if not schema.remove_metadata().equals(expected):
             raise ValueError(f"its columns ({', '.join(f'{f.name}: {f.type}' for f in schema)}) are not a "
                              "survey chunk's")

@@ -8,6 +8,9 @@ that comes out of here has already been checked move by move by the independent 
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 from . import _core
 from .deal import Deal
 from .deals import DEFAULT_CONVENTION, make_deal
@@ -42,6 +45,49 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
     ``Result.limit`` says why (see :data:`dsolve.result.LIMITS`).
     """
     rules = _rules(rules)
+    verdict, line, nodes, seconds, peak, limit, memory_mb, dead = _search(deal, rules, max_nodes,
+                                                                          timeout, memory_mb)
+    try:
+        moves = expand_line(deal, rules, line) if verdict == 1 else ()
+    except (IllegalMove, RuntimeError) as err:
+        raise _line_bug(deal, rules, err) from None
+    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, memory_mb, tuple(dead))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A verdict whose winning line is expanded into single moves only as far as it is read.
+
+    ``verdict``, ``nodes``, ``limit`` as in :class:`Result`; ``moves``: for a win, an iterator over
+    the line's single moves, each checked by a referee game as it is produced (empty otherwise).
+    For players that read a line's first moves only, this saves expanding all of it.
+    """
+
+    verdict: str
+    nodes: int
+    limit: str
+    moves: Iterator[Move]
+
+
+def plan(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
+         timeout: float | None = None, memory_mb: float | None = None) -> Plan:
+    """Decide ``deal`` like :func:`solve`, expanding the winning line lazily (see :class:`Plan`)."""
+    rules = _rules(rules)
+    verdict, line, nodes, _, _, limit, _, _ = _search(deal, rules, max_nodes, timeout, memory_mb)
+
+    def checked() -> Iterator[Move]:
+        try:
+            yield from single_moves(Game(deal, rules), line)
+        except (IllegalMove, RuntimeError) as err:
+            raise _line_bug(deal, rules, err) from None
+
+    return Plan(_VERDICTS[verdict], nodes, limit, checked() if verdict == 1 else iter(()))
+
+
+def _search(deal: Deal, rules: Rules, max_nodes: int | None, timeout: float | None,
+            memory_mb: float | None) -> tuple:
+    """The core's answer for ``deal``: (verdict code, macro line, nodes, seconds, table peak,
+    limit, the table memory used, dead cards)."""
     if deal.shape.decks != 1:
         raise InputError("two-deck deals are not supported by the solver yet")
     max_nodes = checked_limit("max_nodes", max_nodes, integer=True)
@@ -59,12 +105,12 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
             passes_used=deal.passes_used)
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
-    try:
-        moves = expand_line(deal, rules, line) if verdict == 1 else ()
-    except (IllegalMove, RuntimeError) as err:
-        raise SolverBug(f"the solver's winning line is wrong ({err}) under {rules}; please report "
-                        f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}") from None
-    return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, memory_mb, tuple(dead))
+    return verdict, line, nodes, seconds, peak, limit, memory_mb, dead
+
+
+def _line_bug(deal: Deal, rules: Rules, err: Exception) -> SolverBug:
+    return SolverBug(f"the solver's winning line is wrong ({err}) under {rules}; please report "
+                     f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}")
 
 
 def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
@@ -98,58 +144,63 @@ def check(seed_or_deal: int | str | Deal, rules: Rules | str = STANDARD_RULES,
 def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[Move, ...]:
     """Turn the core's macro moves into single moves, each applied to (so checked by) a referee game."""
     game = Game(deal, rules)
-    out: list[Move] = []
+    out = tuple(single_moves(game, line))
+    if not game.won:
+        raise RuntimeError("internal error: the winning line does not win")
+    return out
 
-    def play(move: Move) -> None:
+
+def single_moves(game: Game, line: list[tuple[int, ...]]) -> Iterator[Move]:
+    """The single moves of the core's macro ``line`` from ``game``'s position, one at a time, each
+    applied to ``game`` (so checked by the referee) before it is yielded."""
+
+    def play(move: Move) -> Move:
         game.apply(move)
-        out.append(move)
+        return move
 
-    def bring_to_waste_top(card: int) -> None:
+    def bring_to_waste_top(card: int) -> Iterator[Move]:
         # The core promises the card is reachable in this pass or after one redeal.
         for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
             if game.waste and game.waste[-1] == card:
                 return
-            play(Move(TURN) if game.stock else Move(REDEAL))
+            yield play(Move(TURN) if game.stock else Move(REDEAL))
         raise RuntimeError(f"internal error: talon card {card} not reachable")
 
     def pile_topped_by(card: int) -> int | None:
         return next((i for i, p in enumerate(game.piles) if p and p[-1] == card), None)
 
-    def move_lone_child(child: int) -> None:
+    def move_lone_child(child: int) -> Move:
         # From one parent onto the other (the first's twin, a pile's top card).
         src, idx = next((i, p.index(child)) for i, p in enumerate(game.piles) if child in p[1:])
         dst = pile_topped_by(game.piles[src][idx - 1] ^ 2)
-        play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx,
-                  card=child))
+        return play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx,
+                         card=child))
 
     for step in line:
         kind, card = step[0], step[-1]
         if kind == _core.AUTO_TRANSFER:
-            move_lone_child(card)
+            yield move_lone_child(card)
             continue
         if kind == _core.AUTO_HOME:
             src = pile_topped_by(card)
             if src is not None:
-                play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
+                yield play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
             else:
-                bring_to_waste_top(card)
-                play(Move(WASTE_TO_FOUNDATION, card=card))
+                yield from bring_to_waste_top(card)
+                yield play(Move(WASTE_TO_FOUNDATION, card=card))
             continue
         _, src, dst, idx, flags, _ = step
         if kind == _core.TABLEAU_FOUNDATION:
-            play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
+            yield play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
         elif kind == _core.TABLEAU_TABLEAU:
-            play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx, card=card))
+            yield play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx, card=card))
             if flags & _core.THEN_HOME:
-                play(Move(TABLEAU_TO_FOUNDATION, src=src, card=game.piles[src][-1]))
+                yield play(Move(TABLEAU_TO_FOUNDATION, src=src, card=game.piles[src][-1]))
         elif kind == _core.TALON_FOUNDATION:
-            bring_to_waste_top(card)
-            play(Move(WASTE_TO_FOUNDATION, card=card))
+            yield from bring_to_waste_top(card)
+            yield play(Move(WASTE_TO_FOUNDATION, card=card))
         elif kind == _core.TALON_TABLEAU:
-            bring_to_waste_top(card)
-            play(Move(WASTE_TO_TABLEAU, dst=dst, card=card))
+            yield from bring_to_waste_top(card)
+            yield play(Move(WASTE_TO_TABLEAU, dst=dst, card=card))
         else:
-            play(Move(FOUNDATION_TO_TABLEAU, dst=dst, card=card))
-    if not game.won:
-        raise RuntimeError("internal error: the winning line does not win")
-    return tuple(out)
+            yield play(Move(FOUNDATION_TO_TABLEAU, dst=dst, card=card))

@@ -372,6 +372,79 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
         click.echo("no legal move")
 
 
+# --- race tables -------------------------------------------------------------------------------
+
+_HIDDEN_OPTIONS = (
+    click.option("--plays", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
+                 help="plays of each player per deal (different sampling seeds)"),
+    click.option("--samples", type=click.IntRange(min=1), metavar="N",
+                 help="worlds the hidden-information player deals per decision (default 8)"),
+    click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
+                 help="the core's positions per world (default 2000)"),
+    click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+                 help="seed of the players' random choices"),
+)
+
+
+def hidden_options(command: F) -> F:
+    """Add ``--plays``, ``--samples``, ``--sample-nodes`` and ``--sampling-seed``."""
+    for decorator in reversed(_HIDDEN_OPTIONS):
+        command = decorator(command)
+    return command
+
+
+def _hidden_from_options(samples: int | None, sample_nodes: int | None) -> Any:
+    from .players.hidden import HiddenOptions
+
+    defaults = HiddenOptions()
+    return dataclasses.replace(defaults, samples=samples or defaults.samples,
+                               max_nodes=sample_nodes or defaults.max_nodes)
+
+
+def _format_grade(g: Any) -> str:
+    """A grade as a few lines for a person."""
+    if g.verdict != "winnable":
+        return f"{g.verdict}  {g.rules}: not played, grades 0 for both players  ({g.seconds:.2f} s)"
+    mean = "-" if g.mean_moves is None else f"{g.mean_moves:.0f}"
+    return "\n".join([
+        f"winnable in {g.moves} moves  {g.rules}  difficulty {g.difficulty}",
+        f"hidden-information player: won {g.hidden_wins}/{g.hidden_plays} = {g.hidden_win_rate:.0%} "
+        f"[95 % {g.hidden_low:.0%}, {g.hidden_high:.0%}], mean {mean} moves to a win",
+        f"careless player:           won {g.careless_wins}/{g.careless_plays} = {g.careless_win_rate:.0%} "
+        f"[95 % {g.careless_low:.0%}, {g.careless_high:.0%}]",
+        f"traps: {g.traps} of the hidden plays walked into a proven loss"
+        + (f" ({g.untrapped} more lost without a loss proved)" if g.untrapped else "")
+        + f"  ({g.seconds:.2f} s)"])
+
+
+@main.command()
+@deal_options
+@rules_options
+@hidden_options
+@click.option("--json", "as_json", is_flag=True,
+              help="print one JSON object: seed, rules, verdict, moves, hidden_win_rate, hidden_plays, "
+                   "careless_win_rate, traps, difficulty and the rest of the grade")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="seconds for the thoughtful verdict (unknown: the deal is not played)")
+def grade(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
+          plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, as_json: bool,
+          timeout: float | None, **rules: Any) -> None:
+    """Grade a deal for a race table: its thoughtful verdict, how often a player who cannot see
+    the face-down cards wins it (and a careless one), the traps it holds, its difficulty."""
+    from .players.grade import grade as grade_deal
+
+    deal = load_from_options(seed, convention, deal_file, shape)
+    chosen = rules_from_options(**rules)
+    label = deal_file if deal_file is not None else int(seed) if seed and seed.isdigit() else seed or 1
+    try:
+        g = grade_deal(deal, chosen, plays, seed=label, sampling=sampling_seed,
+                       options=_hidden_from_options(samples, sample_nodes), timeout=timeout)
+    except KeyboardInterrupt:
+        click.echo("dsolve: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    click.echo(json.dumps(g.to_dict()) if as_json else _format_grade(g))
+
+
 # --- surveys -----------------------------------------------------------------------------------
 
 def rule_sets_options(command: F) -> F:
@@ -541,6 +614,56 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
                f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
                f"{_plural(run.chunks_written, 'chunk')} solved now); see 'dsolve stats {out}'")
+
+
+@main.command()
+@run_options
+@hidden_options
+@click.option("--out", required=True, metavar="FILE",
+              help="the picked seeds with their grades: FILE.csv or FILE.parquet (the grades are kept, "
+                   "resumably, in FILE.grades/)")
+@click.option("--count", type=click.IntRange(min=1), metavar="N", help="list at most N seeds (the lowest)")
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), help="only seeds of this band")
+@click.option("--min-hidden-win-rate", type=click.FloatRange(0, 1), default=0.0, metavar="X",
+              help="only seeds the hidden-information player wins at least this share of its plays")
+@click.option("--pairs", is_flag=True, help="match the picked seeds two by two on their grades (two-deck tables)")
+def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, scheduler: str | None,
+         timeout: float | str | None, memory: int | None, max_nodes: int | None, chunk_size: int | None,
+         plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, count: int | None,
+         difficulty: str | None, min_hidden_win_rate: float, pairs: bool, **rules: Any) -> None:
+    """Grade --seeds for race tables and write the seeds that qualify, with their grades, to FILE.
+
+    Every listed seed is proven winnable. Rerunning the same command resumes the grading and
+    writes the same FILE."""
+    from .pick import pick as pick_seeds
+    from .players.grade import grading_options
+    from .survey import parse_seeds
+
+    if seeds is None:
+        raise InputError("--seeds is required")
+    chosen = rule_sets_from_options(**rules)
+    if len(chosen) != 1:
+        raise InputError("pick grades under one rule set: give one --preset or --rules")
+    if chunk_size is not None:
+        raise InputError("--chunk-size is not a pick option")
+    try:
+        done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
+                          limits=survey_limits(timeout, memory, max_nodes),
+                          grading=grading_options(plays, samples, sample_nodes, sampling_seed),
+                          count=count, difficulty=difficulty, min_hidden_win_rate=min_hidden_win_rate,
+                          pairs=pairs, jobs=jobs, scheduler=scheduler, progress=True)
+    except KeyboardInterrupt:
+        click.echo(f"dsolve: interrupted; the grades so far are kept in {out}.grades. "
+                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    paired = ""
+    if pairs:
+        worst = max((r["pair_gap"] for r in done.rows), default=0.0)
+        paired = f" in {len(done.rows) // 2} pairs (largest gap in hidden win rate {worst:.2f})"
+        if done.unpaired is not None:
+            paired += f"; seed {done.unpaired} left without a pair"
+    click.echo(f"{len(done.rows)} seeds written to {done.out}{paired}: {done.qualified} of {done.graded} "
+               f"graded qualify, {done.winnable} proven winnable (grades in {done.store})")
 
 
 @main.command()

@@ -95,10 +95,21 @@ class Limits:
 DEFAULT_LIMITS = Limits(timeout=DEFAULT_TIMEOUT)
 
 
+def schema_of(grading: Sequence[tuple[str, int]]) -> pa.Schema:
+    """The columns of a survey's chunks: :data:`SCHEMA`, and for a grading survey (``grading``:
+    the settings of :func:`dsolve.players.grade.grading_options`) the grade's columns after them."""
+    if not grading:
+        return SCHEMA
+    from .players.grade import GRADE_COLUMNS
+
+    return pa.schema([*SCHEMA, *GRADE_COLUMNS])
+
+
 @dataclass(frozen=True)
 class Task:
     """One chunk for a worker: seeds ``first`` up to ``stop`` (exclusive) under each rule set, or
-    for a retry only the (seed, rule set) ``rows``; small to pickle."""
+    for a retry only the (seed, rule set) ``rows``; with ``grading``, each deal is graded (see
+    :func:`schema_of`); small to pickle."""
 
     convention: str
     first: int
@@ -106,6 +117,7 @@ class Task:
     rules: tuple[str, ...]
     limits: Limits
     rows: tuple[tuple[int, str], ...] = ()
+    grading: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,9 +132,12 @@ class Manifest:
     retries: tuple[Limits, ...] = ()  # limits of each retry of the unknown rows, in order
     dsolve_version: str = __version__
     format: int = FORMAT
+    grading: tuple[tuple[str, int], ...] = ()  # a grading survey's settings (see schema_of)
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), indent=2) + "\n"
+        data = dataclasses.asdict(self)
+        data["grading"] = dict(self.grading) or None
+        return json.dumps(data, indent=2) + "\n"
 
     def describe(self, rows: int) -> str:
         """One line about the survey, which has ``rows`` rows so far."""
@@ -140,6 +155,7 @@ class Manifest:
             chunk_size=int(data["chunk_size"]), seeds=tuple((int(a), int(b)) for a, b in data["seeds"]),
             retries=tuple(Limits(**limits) for limits in data.get("retries", ())),
             dsolve_version=data["dsolve_version"], format=int(data["format"]),
+            grading=tuple(sorted((str(k), int(v)) for k, v in (data.get("grading") or {}).items())),
         )
         if not (manifest.rules and all(isinstance(r, str) for r in manifest.rules)
                 and isinstance(manifest.convention, str) and isinstance(manifest.dsolve_version, str)
@@ -347,23 +363,35 @@ def solve_chunk(task: Task) -> pa.Table:
     # Without a memory limit the local workers share the default; a Dask worker takes it whole.
     workers = len(_WORKER_SLOT[0].seeds) if _WORKER_SLOT is not None else 1
     memory_mb = task.limits.memory_mb or api.default_memory_mb(workers)
-    columns: dict[str, list] = {name: [] for name in SCHEMA.names}
+    schema = schema_of(task.grading)
+    columns: dict[str, list] = {name: [] for name in schema.names}
     deal, deal_seed = None, None
     for seed, text in rows:
         if seed != deal_seed:
             deal, deal_seed = deals.make_deal(task.convention, seed), seed
         _mark_running(seed)
-        result = api.solve(deal, rules[text], max_nodes=task.limits.max_nodes,
-                           timeout=task.limits.timeout, memory_mb=memory_mb)
+        limits = {"max_nodes": task.limits.max_nodes, "timeout": task.limits.timeout, "memory_mb": memory_mb}
+        if task.grading:
+            from .players.grade import grade_for_survey
+
+            graded = grade_for_survey(deal, rules[text], dict(task.grading), **limits)
+            for name in schema.names[len(SCHEMA):]:
+                columns[name].append(getattr(graded, name))
+            verdict, length, nodes, seconds, limit = (graded.verdict, graded.moves, graded.nodes,
+                                                      graded.seconds, graded.limit)
+        else:
+            result = api.solve(deal, rules[text], **limits)
+            verdict, length, nodes, seconds, limit = (result.verdict, len(result.moves), result.nodes,
+                                                      result.seconds, result.limit)
         columns["seed"].append(seed)
         columns["rules"].append(text)
-        columns["verdict"].append(result.verdict)
-        columns["length"].append(len(result.moves) if result.verdict == WINNABLE else None)
-        columns["nodes"].append(result.nodes)
-        columns["seconds"].append(result.seconds)
-        columns["limit"].append(result.limit if result.verdict == UNKNOWN else None)
+        columns["verdict"].append(verdict)
+        columns["length"].append(length if verdict == WINNABLE else None)
+        columns["nodes"].append(nodes)
+        columns["seconds"].append(seconds)
+        columns["limit"].append(limit if verdict == UNKNOWN else None)
     _mark_running(_RunningSeeds.IDLE)
-    return pa.Table.from_pydict(columns, schema=SCHEMA)
+    return pa.Table.from_pydict(columns, schema=schema)
 
 
 def _init_worker(parent: int, running: _RunningSeeds) -> None:
@@ -475,9 +503,9 @@ def chunk_files(out: Path) -> list[Path]:
     return sorted(p for p in Path(out).iterdir() if _CHUNK_RE.match(p.name))
 
 
-def read_chunk(path: Path, rules: Sequence[str]) -> tuple[Chunk, pa.Table, bool]:
+def read_chunk(path: Path, rules: Sequence[str], columns: pa.Schema = SCHEMA) -> tuple[Chunk, pa.Table, bool]:
     """A chunk file checked whole: its footer, its columns, its pages' checksums, and one row per
-    seed of its range and rule set of ``rules``. Returns the chunk, its rows (with a null ``limit``
+    seed of its range and rule set of ``rules`` (``columns``: the survey's). Returns the chunk, its rows (with a null ``limit``
     column if it is of format 1) and whether it is of format 1; :class:`DamagedChunk` otherwise."""
     try:
         parquet = pq.ParquetFile(path, page_checksum_verification=True)
@@ -485,7 +513,7 @@ def read_chunk(path: Path, rules: Sequence[str]) -> tuple[Chunk, pa.Table, bool]
         chunk, legacy = Chunk.from_footer(schema.metadata or {})
         if chunk.seeds.start != int(_CHUNK_RE.match(path.name)[1]) or not chunk.seeds:
             raise ValueError(f"its footer gives seeds {chunk.seeds.start}-{chunk.seeds.stop - 1}")
-        expected = LEGACY_SCHEMA if legacy else SCHEMA
+        expected = LEGACY_SCHEMA if legacy else columns
         if not schema.remove_metadata().equals(expected):
             raise ValueError(f"its columns ({', '.join(f'{f.name}: {f.type}' for f in schema)}) are not a "
                              "survey chunk's")
@@ -553,8 +581,8 @@ def _write_manifest(out: Path, manifest: Manifest) -> None:
     (out / LEGACY_MANIFEST).unlink(missing_ok=True)
 
 
-def _rows_of(tables: Sequence[pa.Table]) -> pa.Table:
-    return pa.concat_tables(tables).unify_dictionaries() if tables else SCHEMA.empty_table()
+def _rows_of(tables: Sequence[pa.Table], schema: pa.Schema = SCHEMA) -> pa.Table:
+    return pa.concat_tables(tables).unify_dictionaries() if tables else schema.empty_table()
 
 
 def open_survey(out: str | os.PathLike) -> Survey:
@@ -564,10 +592,10 @@ def open_survey(out: str | os.PathLike) -> Survey:
     manifest = read_manifest(out)
     chunks, tables = [], []
     for path in chunk_files(out):
-        chunk, table, _ = read_chunk(path, manifest.rules)
+        chunk, table, _ = read_chunk(path, manifest.rules, schema_of(manifest.grading))
         chunks.append(chunk)
         tables.append(table)
-    return Survey(manifest, tuple(chunks), _rows_of(tables))
+    return Survey(manifest, tuple(chunks), _rows_of(tables, schema_of(manifest.grading)))
 
 
 def load(out: str | os.PathLike) -> tuple[Manifest, pa.Table]:
@@ -596,7 +624,7 @@ def _sound_chunks(out: Path, manifest: Manifest, set_aside: bool) -> tuple[list[
     sound, damaged = [], []
     for path in chunk_files(out):
         try:
-            chunk, table, legacy = read_chunk(path, manifest.rules)
+            chunk, table, legacy = read_chunk(path, manifest.rules, schema_of(manifest.grading))
         except DamagedChunk as damage:
             if not set_aside:
                 raise
@@ -631,6 +659,7 @@ def _reconcile(out: Path, wanted: Manifest, limits_given: bool) -> Manifest:
         ("deal convention", have.convention, wanted.convention),
         ("rule sets", "; ".join(sorted(have.rules)), "; ".join(sorted(wanted.rules))),
         ("limits", str(have.limits), str(wanted.limits if limits_given else have.limits)),
+        ("grading", str(dict(have.grading)), str(dict(wanted.grading))),
         ("dsolve version", have.dsolve_version, wanted.dsolve_version),
     ):
         if theirs != ours:
@@ -715,6 +744,7 @@ def run_survey(
     scheduler: str | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
+    grading: dict[str, int] | None = None,
 ) -> SurveyRun:
     """Survey ``seeds`` under each rule set into ``out``, skipping chunks already there.
 
@@ -722,7 +752,7 @@ def run_survey(
     (:data:`DEFAULT_TIMEOUT` seconds, nothing else) for a new one. Local worker processes
     (``jobs``, default all cores) or the Dask scheduler at ``scheduler``. ``chunk_size`` (default:
     :data:`DEFAULT_CHUNK_SOLVES` solves' worth) applies to a new directory; an existing one keeps
-    its own. Damaged chunks are moved to ``_damaged/`` and their seeds solved again; a format-1
+    its own. ``grading`` (see :func:`schema_of`) grades each deal too. Damaged chunks are moved to ``_damaged/`` and their seeds solved again; a format-1
     directory is upgraded. ``progress``: on stderr, a progress bar if it is a terminal, else a line
     every :func:`log_every` seconds. Ctrl-C or SIGTERM raise KeyboardInterrupt
     after stopping the workers; every chunk written so far stays.
@@ -740,7 +770,8 @@ def run_survey(
         deals.make_deal(convention, seed)  # unknown convention or seed out of its range: fail now
     texts = tuple(dict.fromkeys(str(r) for r in rules))
     chunk_size = chunk_size or max(1, DEFAULT_CHUNK_SOLVES // len(texts))
-    wanted = Manifest(texts, convention, limits or DEFAULT_LIMITS, chunk_size, ((seeds[0], seeds[-1]),))
+    wanted = Manifest(texts, convention, limits or DEFAULT_LIMITS, chunk_size, ((seeds[0], seeds[-1]),),
+                      grading=tuple(sorted((grading or {}).items())))
     with _claim(out):
         manifest = _reconcile(out, wanted, limits is not None)
         sound, damaged = _sound_chunks(out, manifest, set_aside=True)
@@ -752,7 +783,8 @@ def run_survey(
         with _pool(jobs, scheduler) as pool:
             _write_manifest(out, manifest)
             remaining = sum(len(c) for c in todo)
-            tasks = (Task(convention, c.start, c.stop, manifest.rules, manifest.limits) for c in todo)
+            tasks = (Task(convention, c.start, c.stop, manifest.rules, manifest.limits,
+                          grading=manifest.grading) for c in todo)
             with Progress("survey", len(seeds), len(seeds) - remaining, "seed", progress,
                           lambda: str(tally), every=log_every()) as shown, \
                     _sigterm_as_interrupt():
@@ -802,6 +834,8 @@ def retry_unknown(
     started, out = time.time(), Path(out)
     with _claim(out):
         manifest = read_manifest(out)
+        if manifest.grading:
+            raise InputError(f"{out} holds a grading survey: its unknown rows are not retried")
         if manifest.dsolve_version != __version__:
             raise InputError(f"{out} holds a survey with dsolve version {manifest.dsolve_version}, not "
                              f"{__version__}: surveys are not mixed")

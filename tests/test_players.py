@@ -1,0 +1,137 @@
+"""The race-table players: what a seat sees, and that every play is a legal, reproducible game
+that never depends on a card the player has not seen."""
+import dataclasses
+import random
+
+import pytest
+
+from dsolve.deal import Deal
+from dsolve.deals import make_deal
+from dsolve.moves import TABLEAU_TO_FOUNDATION, Move
+from dsolve.players.careless import CarelessPlayer, play_careless
+from dsolve.players.hidden import HiddenOptions, HiddenPlayer, committing, play_hidden, safe_home
+from dsolve.players.view import Seat, SeatView
+from dsolve.referee import Game, replay
+from dsolve.rules import preset
+
+RACE, STANDARD = preset("race"), preset("standard")
+QUICK = HiddenOptions(samples=4, max_nodes=1000)
+
+
+def hidden_cards(game: Game, view: SeatView) -> list[int]:
+    """The true cards behind the view's hidden places, in the order view.world fills them."""
+    return ([c for pile, down in zip(game.piles, game.face_down) for c in pile[:down]]
+            + [c for c, seen in zip(game.stock, view.stock) if seen is None])
+
+
+@pytest.mark.parametrize("rules", [RACE, STANDARD])
+def test_view_is_the_position_less_its_hidden_cards(rules):
+    rng = random.Random(5)
+    for seed in (2, 3, 7):
+        seat = Seat(make_deal("solvitaire", seed), rules)
+        for _ in range(150):
+            view, game = seat.view(), seat._game
+            fill = hidden_cards(game, view)
+            assert sorted(fill) == view.unseen()
+            assert view.world(fill) == game.position()
+            assert view.legal_moves() == game.legal_moves()
+            if not view.legal_moves():
+                break
+            seat.play(rng.choice(view.legal_moves()))
+
+
+def test_the_view_exposes_no_hidden_card():
+    """The view holds cards only where they are face up or were turned, and nothing else that
+    could lead to the true game."""
+    seat, rng = Seat(make_deal("solvitaire", 4), RACE), random.Random(1)
+    for _ in range(40):
+        seat.play(rng.choice(seat.view().legal_moves()))
+    view, game = seat.view(), seat._game
+    assert [f.name for f in dataclasses.fields(view)] == [
+        "shape", "rules", "face_up", "face_down", "stock", "waste", "foundations", "passes_used"]
+    hidden = set(hidden_cards(game, view))
+    assert hidden and len(hidden) == view.hidden_places
+    shown = [c for pile in view.face_up for c in pile] + [c for c in view.stock if c is not None] + list(view.waste)
+    assert not hidden & set(shown)
+    assert view.face_down == tuple(game.face_down)
+    assert all(isinstance(x, int) for x in view.face_down + view.foundations)
+    # Unturned stock cards are unknown places, never cards.
+    assert view.stock.count(None) == sum(1 for c, s in zip(game.stock, view.stock) if s is None) > 0
+
+
+def shuffled_hidden(deal: Deal, rng: random.Random) -> Deal:
+    """``deal`` with its face-down cards and its stock shuffled among themselves: a deal that
+    looks the same to a seat that has seen nothing yet."""
+    cards = [c for pile, down in zip(deal.tableau, deal.face_down) for c in pile[:down]] + list(deal.stock)
+    rng.shuffle(cards)
+    it = iter(cards)
+    piles = [tuple(next(it) for _ in range(down)) + pile[down:] for pile, down in zip(deal.tableau, deal.face_down)]
+    return Deal(piles, tuple(it), deal.shape, deal.face_down)
+
+
+def lockstep(player_a, player_b, deal_a: Deal, deal_b: Deal, rules) -> int:
+    """Play both players on their deals while their views agree; the moves must be the same.
+    Returns how many moves were compared."""
+    seat_a, seat_b, compared = Seat(deal_a, rules), Seat(deal_b, rules), 0
+    while seat_a.view() == seat_b.view() and not seat_a.won:
+        move_a, move_b = player_a.choose(seat_a.view()), player_b.choose(seat_b.view())
+        assert move_a == move_b
+        if move_a is None:
+            break
+        seat_a.play(move_a)
+        seat_b.play(move_b)
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("seed", [2, 3, 5])
+def test_hidden_player_never_reads_an_unseen_card(seed):
+    """Changing only cards the player has not seen changes none of its moves until it sees a
+    card that differs (without the stock peek, so that its first moves are votes)."""
+    deal = make_deal("solvitaire", seed)
+    options = dataclasses.replace(QUICK, peek=False)
+    other = shuffled_hidden(deal, random.Random(seed))
+    assert other != deal
+    compared = lockstep(HiddenPlayer(RACE, random.Random(9), options),
+                        HiddenPlayer(RACE, random.Random(9), options), deal, other, RACE)
+    assert compared >= 1
+
+
+def test_careless_player_never_reads_an_unseen_card():
+    deal = make_deal("solvitaire", 6)
+    other = shuffled_hidden(deal, random.Random(6))
+    assert lockstep(CarelessPlayer(random.Random(3)), CarelessPlayer(random.Random(3)), deal, other, RACE) >= 1
+
+
+@pytest.mark.parametrize("rules", [RACE, STANDARD])
+@pytest.mark.parametrize("seed", [2, 4, 9])
+def test_every_play_replays_through_the_referee(rules, seed):
+    deal = make_deal("solvitaire", seed)
+    for play in (play_hidden(deal, rules, 0, QUICK), play_careless(deal, rules, 0)):
+        again = replay(deal, rules, play.moves)
+        assert again.error is None and again.steps == len(play.moves)
+        assert again.won == play.won and play.ended in ("won", "no legal move", "gave up", "move limit")
+
+
+def test_plays_are_reproducible_and_depend_on_the_sampling_seed():
+    deal = make_deal("solvitaire", 2)
+    assert play_hidden(deal, RACE, 1, QUICK) == play_hidden(deal, RACE, 1, QUICK)
+    assert play_careless(deal, RACE, 1) == play_careless(deal, RACE, 1)
+    assert len({play_careless(deal, RACE, k).moves for k in range(4)}) > 1
+
+
+def test_the_stock_is_seen_first_under_unlimited_passes():
+    play = play_hidden(make_deal("solvitaire", 2), RACE, 0, QUICK)
+    assert [str(m) for m in play.moves[:25]] == ["turn"] * 24 + ["redeal"]
+
+
+def test_safe_home_and_committing_moves():
+    deal = make_deal("solvitaire", 2)
+    view = Seat(deal, RACE).view()
+    ace = next((m for m in view.legal_moves() if m.kind == TABLEAU_TO_FOUNDATION and m.card < 4), None)
+    if ace is not None:
+        assert safe_home(view, view.legal_moves()) is not None
+    king_home = Move(TABLEAU_TO_FOUNDATION, src=0, card=48)  # a king cannot be safe on empty foundations
+    assert safe_home(view, [king_home]) is None
+    assert not committing(view, Move("turn"))
+    assert committing(Seat(deal, preset("casino")).view(), Move("turn"))

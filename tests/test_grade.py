@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import dsolve
+
 from dsolve.deals import make_deal
 from dsolve.pick import pair_up, select, store_of
 from dsolve.players.grade import difficulty, first_trap, grade
@@ -19,7 +21,7 @@ from dsolve.rules import preset
 
 RACE = preset("race")
 QUICK = HiddenOptions(samples=4, max_nodes=1000)
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(dsolve.__file__).parents[1])  # the dsolve being tested: installed, or the source tree
 
 
 def dsolve(*args, cwd=None, **kwargs):

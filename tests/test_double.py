@@ -168,3 +168,33 @@ def test_four_and_eight_foundations_differ() -> None:
         assert not (won_four and not won_eight)
         differ += won_eight and not won_four
     assert differ > 0
+
+
+# --------------------------------------------------------------------- the native core
+
+ALL_TWO_DECK_RULES = [Rules(draw, passes, empty, worry, decks=2, foundations=foundations)
+                      for draw in (1, 2, 3) for passes in (1, 2, None)
+                      for empty in ("king", "any", "none") for worry in (True, False)
+                      for foundations in (4, 8)]
+TWO_DECK_DEALS = {"2x1x4/3": 10, "2x2x3/3": 10, "2x2x4/4": 6}
+SLOW_TWO_DECK_DEALS = {"2x2x4/4": 30, "2x3x4/5": 4}
+
+
+@pytest.mark.parametrize("rules", ALL_TWO_DECK_RULES, ids=str)
+def test_core_matches_brute_force_on_two_decks(rules: Rules) -> None:
+    """solve (and its complete search alone, with a tiny table, and its relaxation) against the
+    referee's brute force on small two-deck shapes, every winning line replayed (see
+    test_solver.differential)."""
+    from test_solver import differential
+
+    for shape, count in TWO_DECK_DEALS.items():
+        differential("two decks", shape, rules, count)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ALL_TWO_DECK_RULES, ids=str)
+def test_core_matches_brute_force_on_two_decks_many(rules: Rules) -> None:
+    from test_solver import differential
+
+    for shape, count in SLOW_TWO_DECK_DEALS.items():
+        differential("two decks, slow", shape, rules, count)

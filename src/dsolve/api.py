@@ -9,6 +9,7 @@ that comes out of here has already been checked move by move by the independent 
 from __future__ import annotations
 
 from . import _core
+from .cards import SUITS
 from .deal import Deal
 from .deals import make_deal
 from .dealfiles import dump_deal
@@ -43,8 +44,9 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
     ``Result.limit`` says why (see :data:`dsolve.result.LIMITS`).
     """
     rules = _rules(rules)
-    if deal.shape.decks != 1:
-        raise InputError("two-deck deals are not supported by the solver yet")
+    if deal.shape.decks != rules.decks:
+        raise InputError(f"the deal has {deal.shape.decks} deck(s) but the rules are for "
+                         f"{rules.decks} (see --decks)")
     max_nodes = checked_limit("max_nodes", max_nodes, integer=True)
     timeout = checked_limit("timeout", timeout)
     memory_mb = checked_limit("memory_mb", memory_mb) or default_memory_mb()
@@ -56,8 +58,8 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
             [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
             _EMPTY_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
-            memory_mb, home=list(deal.foundations), waste=len(deal.waste),
-            passes_used=deal.passes_used)
+            memory_mb, home=core_foundations(deal, rules), waste=len(deal.waste),
+            passes_used=deal.passes_used, decks=rules.decks, foundations=rules.foundations)
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
     try:
@@ -66,6 +68,24 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
         raise SolverBug(f"the solver's winning line is wrong ({err}) under {rules}; please report "
                         f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}") from None
     return Result(_VERDICTS[verdict], moves, nodes, seconds, peak, limit, memory_mb, tuple(dead))
+
+
+def core_foundations(deal: Deal, rules: Rules) -> list[int]:
+    """The deal's foundation piles as the core keeps them: one height a suit; two decks with 4
+    foundations, the cards of both rounds (the second pile begun only on a complete first);
+    with 8, each suit's higher pile, then the lower ones."""
+    heights = list(deal.foundations)
+    suits, ranks = deal.shape.suits, deal.shape.ranks
+    if rules.decks == 1:
+        return heights
+    first, second = heights[:suits], heights[suits:]
+    if rules.foundations == 8:
+        return [max(p) for p in zip(first, second)] + [min(p) for p in zip(first, second)]
+    for suit, (a, b) in enumerate(zip(first, second)):
+        if b and a < ranks:
+            raise InputError(f"the second {SUITS[suit]} foundation is begun before the first is "
+                             "complete (4 foundations: A..K, then A..K again)")
+    return [a + b for a, b in zip(first, second)]
 
 
 def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
@@ -104,10 +124,11 @@ def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[
         game.apply(move)
         out.append(move)
 
-    def bring_to_waste_top(card: int) -> None:
-        # The core promises the card is reachable in this pass or after one redeal.
+    def bring_to_waste_top(card: int, position: int | None = None) -> None:
+        # The core promises the card is reachable in this pass or after one redeal. Its position
+        # in the talon (waste then stock) tells two copies of a card apart.
         for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
-            if game.waste and game.waste[-1] == card:
+            if game.waste and game.waste[-1] == card and position in (None, len(game.waste) - 1):
                 return
             play(Move(TURN) if game.stock else Move(REDEAL))
         raise RuntimeError(f"internal error: talon card {card} not reachable")
@@ -143,10 +164,10 @@ def expand_line(deal: Deal, rules: Rules, line: list[tuple[int, ...]]) -> tuple[
             if flags & _core.THEN_HOME:
                 play(Move(TABLEAU_TO_FOUNDATION, src=src, card=game.piles[src][-1]))
         elif kind == _core.TALON_FOUNDATION:
-            bring_to_waste_top(card)
+            bring_to_waste_top(card, idx)
             play(Move(WASTE_TO_FOUNDATION, card=card))
         elif kind == _core.TALON_TABLEAU:
-            bring_to_waste_top(card)
+            bring_to_waste_top(card, idx)
             play(Move(WASTE_TO_TABLEAU, dst=dst, card=card))
         else:
             play(Move(FOUNDATION_TO_TABLEAU, dst=dst, card=card))

@@ -198,3 +198,68 @@ def test_core_matches_brute_force_on_two_decks_many(rules: Rules) -> None:
 
     for shape, count in SLOW_TWO_DECK_DEALS.items():
         differential("two decks, slow", shape, rules, count)
+
+
+def test_check_and_survey_two_decks(tmp_path) -> None:
+    import json
+
+    shown = json.loads(ok("check", "3", "--preset", "double-klondike-8", "--json", "--timeout", "20"))
+    assert shown["verdict"] == "winnable" and shown["shape"] == "2x4x13/9"
+    assert shown["rules"].endswith("decks=2,foundations=8")
+    assert "2 deck(s) but the rules are for 1" in fails("check", "1", "--shape", "2x4x13/9")
+    out = tmp_path / "survey"
+    ok("survey", "--out", str(out), "--seeds", "1-2", "--preset", "double-klondike-8", "--preset", "standard",
+       "--timeout", "5")
+    stats = ok("stats", str(out))
+    assert "decks=2,foundations=8" in stats and "draw=3,passes=unlimited,empty=king,worry=yes" in stats
+
+
+# --------------------------------------------------------------------- Solvitaire's two-deck verdicts
+
+def double_rows(decided_only: bool, per_file: int | None) -> list:
+    """Rows of ../shared/oracle/double-verdicts-*.csv (two decks, 8 foundations), spread evenly
+    over each file when ``per_file`` is given."""
+    import csv
+
+    from oracle_data import ORACLE
+
+    out = []
+    for path in sorted(ORACLE.glob("double-verdicts-*.csv")):
+        with path.open(newline="") as f:
+            rows = [r for r in csv.DictReader(f) if not decided_only or r["verdict"] != "unknown"]
+        if per_file is not None and len(rows) > per_file:
+            rows = [rows[i * len(rows) // per_file] for i in range(per_file)]
+        out += [pytest.param(row, id=f"{path.stem}-seed{row['seed']}") for row in rows]
+    return out
+
+
+def double_agrees(row: dict, timeout: float) -> None:
+    from dsolve.api import check
+
+    assert row["decks"] == "2"
+    rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
+                  decks=2, foundations=8)
+    result = check(int(row["seed"]), rules, timeout=timeout)
+    if result.verdict == "unknown":
+        pytest.skip("not decided within the timeout (not a disagreement)")
+    assert result.verdict == row["verdict"], (row, result.verdict)
+    if result.verdict == "winnable":
+        deal = solvitaire_double(int(row["seed"]))
+        assert replay(deal, rules, result.moves).won
+
+
+def solvitaire_double(seed: int) -> Deal:
+    from dsolve.deals import solvitaire
+
+    return solvitaire(seed, DOUBLE)
+
+
+@pytest.mark.parametrize("row", double_rows(True, 15))
+def test_sample_agrees_with_solvitaire_two_decks(row: dict) -> None:
+    double_agrees(row, 2.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", double_rows(True, None))
+def test_every_row_agrees_with_solvitaire_two_decks(row: dict) -> None:
+    double_agrees(row, 10.0)

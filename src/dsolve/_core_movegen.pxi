@@ -277,9 +277,13 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             c = s.card[p][s.length[p] - 1]
             if goes_home(cfg, s, c):
                 n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
+    if not cfg.unique_cards:
+        memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
+        n += runs.n_reveals
     n = gen_talon(cfg, s, accept, moves, n, empty, builds)
-    memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
-    n += runs.n_reveals
+    if cfg.unique_cards:
+        memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
+        n += runs.n_reveals
     if cfg.unique_cards:
         memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
         n += runs.n_partial

@@ -9,7 +9,7 @@ that comes out of here has already been checked move by move by the independent 
 from __future__ import annotations
 
 from . import _core
-from .cards import SUITS
+from .cards import SUITS, full_shape
 from .deal import Deal
 from .deals import make_deal
 from .dealfiles import dump_deal
@@ -109,9 +109,10 @@ def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
 def check(seed: int | str, rules: Rules | str = STANDARD_RULES, convention: str = "solvitaire", *,
           max_nodes: int | None = None, timeout: float | None = None,
           memory_mb: float | None = None) -> Result:
-    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`); the rest
-    as :func:`solve`."""
-    return solve(make_deal(convention, seed), rules, max_nodes=max_nodes, timeout=timeout,
+    """Decide the deal of ``seed`` in a seed ``convention`` (see :mod:`dsolve.deals`; two-deck
+    rules deal the two-deck shape); the rest as :func:`solve`."""
+    rules = _rules(rules)
+    return solve(make_deal(convention, seed, full_shape(rules.decks)), rules, max_nodes=max_nodes, timeout=timeout,
                  memory_mb=memory_mb)
 
 

@@ -123,3 +123,8 @@ class DeckShape:
 
 STANDARD = DeckShape()
 DOUBLE = DeckShape(decks=2, columns=9)
+
+
+def full_shape(decks: int) -> DeckShape:
+    """The full deck of a game with ``decks`` decks: the standard one, or two decks in 9 piles."""
+    return DOUBLE if decks == 2 else STANDARD

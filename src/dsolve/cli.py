@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from . import __version__
-from .cards import DOUBLE, STANDARD, DeckShape, card_name
+from .cards import DeckShape, card_name, full_shape
 from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, exact_index, make_deal
@@ -161,7 +161,7 @@ def load_from_options(seed: str | None, convention: str | None, deal_file: str |
         if given:
             raise InputError(f"--file gives the whole deal; drop {', '.join(given)}")
         return load_deal(deal_file)
-    deck = DeckShape.parse(shape) if shape is not None else DOUBLE if decks == 2 else STANDARD
+    deck = DeckShape.parse(shape) if shape is not None else full_shape(decks)
     return make_deal(convention or DEFAULT_CONVENTION, "1" if seed is None else seed, deck)
 
 

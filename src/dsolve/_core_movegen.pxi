@@ -289,6 +289,13 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
         n += runs.n_partial
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
     n += runs.n_empties
+    if not cfg.unique_cards:
+        # Two decks: every partial run (see may_head), then the cards back from the foundations,
+        # last: without the one-deck reductions most of them only shuffle cards about, and
+        # taken first they lead the search astray (on seeds 1..20 of double-klondike, 10 won
+        # within 3 s with this order, 4 with the foundation cards before the partial runs).
+        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
+        n += runs.n_partial
     if cfg.worry_back:
         for su in range(cfg.home_slots):
             c = foundation_top(cfg, s.home, su)
@@ -321,9 +328,4 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             while to:
                 n = add(moves, n, MV_FOUNDATION_TABLEAU, su, ctz64(to), 0, 0, c)
                 to &= to - 1
-    if not cfg.unique_cards:
-        # Two decks: every partial run (see may_head), last: most only shuffle a run between
-        # two parents alike.
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
     return n

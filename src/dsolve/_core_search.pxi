@@ -352,7 +352,7 @@ cdef int propagate_pending() except -1:
 
 cdef enum:
     MIN_STACK_BYTES = 256 << 20   # the stack's bound when the table's is smaller
-    MAX_DEPTH_TWO_DECKS = 1024    # two decks: deeper children are left unsearched (truncated)
+    MAX_DEPTH_TWO_DECKS = 8192    # two decks: deeper children are left unsearched (truncated)
 
 cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
     """Set up a search whose table holds at most ``table_bytes``. Its stack of frames (about

@@ -376,10 +376,10 @@ def test_unknown_kind():
     illegal(g, Move("teleport"), "unknown move kind")
 
 
-def test_two_decks_are_refused():
+def test_decks_of_deal_and_rules_must_agree():
     shape = DeckShape(1, 3, 2, decks=2)
     deal = Deal([cards("AC"), cards("AC 2C")], cards("2C 3C 3C"), shape)
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match="2 deck"):
         Game(deal, DRAW1)
 
 

@@ -51,6 +51,11 @@ cdef struct Config:
     int total                    # cards in the deal
     int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
     int twin_classes             # positions keyed by twin class (not under EMPTY_ANY; see state_key)
+    int unique_cards             # one deck: every card once (the reductions that need it, see
+                                 # _core_state.pxi); 0 for two decks
+    int two_rounds               # two decks, 4 foundations: each built A..K, then A..K again
+    int home_slots               # foundation piles in State.home: 4, or 8 (two decks, 8
+                                 # foundations: slot s and s + 4 for suit s, kept s's >= s+4's)
     uint64_t draw_multiples      # bit k set when k is a multiple of draw (k < 64: no division)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none
@@ -75,7 +80,7 @@ cdef struct State:
     uint8_t length[MAX_PILES]
     uint8_t down[MAX_PILES]             # hidden cards at the bottom of each pile: face down, or
                                         # face up below the top run (see hidden_region)
-    uint8_t home[4]                     # cards on each suit's foundation
+    uint8_t home[8]                     # cards on each foundation (see Config.home_slots)
     uint8_t talon[MAX_TALON]            # remaining stock + waste as indices into Config.stock_card
     uint8_t talon_len
     uint8_t waste_len                   # talon[0 .. waste_len-1] is the waste, its top the last

@@ -92,7 +92,7 @@ cdef int hidden_region(Config* cfg, int p, const uint8_t* cards, int length,
 
 cdef int load_position(Config* cfg, State* start, list piles, list down, list talon, int suits,
                        int ranks, int draw, int passes, int empty_rule, bint worry_back, list home,
-                       int waste, int passes_used) except -1:
+                       int waste, int passes_used, int decks, int foundations) except -1:
     """Set up the configuration and the starting state of a position (see solve_position);
     ValueError for one beyond the core's fixed sizes."""
     cdef int p, k, byte, hidden
@@ -101,6 +101,8 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
         raise ValueError("deal too large for the native core")
     if not 0 <= waste <= len(talon) or (passes > 0 and not 1 <= passes_used <= passes):
         raise ValueError("bad talon cursor or pass count")
+    if not (decks == 1 and foundations == 4 or decks == 2 and foundations in (4, 8)):
+        raise ValueError("decks 1 with 4 foundations, or 2 with 4 or 8")
     memset(cfg, 0, sizeof(Config))
     cfg.unlimited = passes == 0
     cfg.empty_rule = empty_rule
@@ -108,13 +110,17 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
     cfg.suits = suits
     cfg.ranks = ranks
     cfg.piles = len(piles)
-    cfg.total = suits * ranks
+    cfg.total = suits * ranks * decks
+    cfg.unique_cards = decks == 1
+    cfg.two_rounds = decks == 2 and foundations == 4
+    cfg.home_slots = 8 if foundations == 8 else 4
     cfg.draw1_reserve = draw == 1 and passes == 0
     # Not under EMPTY_ANY: there a part of a run may go into an empty column when the card it
     # leaves behind goes home (gen_runs), and of two classmates only one may have a parent under
     # its child that goes home: the position searched would not make every move its classmates
     # could (key_of). tests/test_solver.py checks classmates' moves through position_keys.
-    cfg.twin_classes = empty_rule != EMPTY_ANY
+    # Nor with two decks (see _core_state.pxi).
+    cfg.twin_classes = empty_rule != EMPTY_ANY and decks == 1
     set_draw(cfg, draw)
     memset(cfg.stock_index, NOT_IN_STOCK, MAX_CARD)
     for k in range(len(talon)):
@@ -136,7 +142,9 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
         memcpy(start.card[p], pile, len(piles[p]))
         start.length[p] = len(piles[p])
         start.down[p] = hidden
-    for k in range(suits if home is not None else 0):
+    if home is not None and len(home) > cfg.home_slots:
+        raise ValueError("too many foundation heights")
+    for k in range(len(home) if home is not None else 0):
         start.home[k] = home[k]
         start.total_home += home[k]
     start.talon_len = len(talon)
@@ -151,7 +159,8 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
 
 
 def position_keys(list piles, list down, list talon, int suits, int ranks, int draw, int passes,
-                  int empty_rule, bint worry_back, list home=None, int waste=0, int passes_used=1):
+                  int empty_rule, bint worry_back, list home=None, int waste=0, int passes_used=1,
+                  int decks=1, int foundations=4):
     """For the tests: the key of a position after its safe moves to the foundation (as the search
     keys it), and the sorted keys of the positions its generated moves lead to ((0, 0): a win).
     Arguments as for solve_position."""
@@ -163,7 +172,7 @@ def position_keys(list piles, list down, list talon, int suits, int ranks, int d
     cdef uint64_t ka, kb
     cdef int i, n
     load_position(&cfg, &s, piles, down, talon, suits, ranks, draw, passes, empty_rule,
-                  worry_back, home, waste, passes_used)
+                  worry_back, home, waste, passes_used, decks, foundations)
     apply_safe_moves(&cfg, &s, record)
     state_key(&cfg, &s, &ka, &kb)
     key = (ka, kb)
@@ -185,11 +194,13 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
                    int passes, int empty_rule, bint worry_back, long long max_nodes=0,
                    double timeout=0.0, double memory_mb=1024.0, long long restarts=100000,
                    bint relax=True, bint relax_only=False, list home=None, int waste=0,
-                   int passes_used=1):
+                   int passes_used=1, int decks=1, int foundations=4):
     """Decide a position. ``piles`` bottom -> top with ``down`` face-down cards each (any face-up
     cards above them: see hidden_region); ``talon`` the waste (bottom -> top, its first ``waste``
     cards) then the stock (first turned first); ``home`` the foundation heights by suit (default
-    empty); ``passes_used`` the passes through the stock begun (1 in the first). ``passes`` 0
+    empty; two decks: by slot, see home_slot: with 4 foundations the cards of both rounds, with 8
+    the suits' higher piles, then their lower ones); ``decks`` 1 or 2, ``foundations`` 4 or 8
+    (two decks only); ``passes_used`` the passes through the stock begun (1 in the first). ``passes`` 0
     means unlimited; ``empty_rule`` 0 king, 1 any, 2 none.
 
     Three complete searches (each proves a loss when it runs out of moves) take turns, resumed
@@ -225,7 +236,7 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
     cdef double deadline = start + timeout if timeout > 0 else 0.0
     cdef size_t table_bytes = <size_t>(memory_mb * 1048576.0), game_bytes, relax_bytes
     load_position(&S.cfg, &start_state, piles, down, talon, suits, ranks, draw, passes, empty_rule,
-                  worry_back, home, waste, passes_used)
+                  worry_back, home, waste, passes_used, decks, foundations)
     relax = relax_only or (relax and not S.cfg.draw1_reserve and len(talon) > 0)
     memset(&R, 0, sizeof(Search))          # no stack, no table: free_search is a no-op
     memset(&T, 0, sizeof(Search))

@@ -15,6 +15,7 @@ cdef uint64_t PAIR_KEY[2][MAX_CARD][2]            # [lane][card][its parent's su
 cdef uint64_t BASE_KEY[2][MAX_CARD]               # [lane][bottom card of a pile, nothing face down]
 cdef uint64_t HIDDEN_KEY[2][MAX_PILES][PILE_CAP]  # [lane][pile][its face-down cards]
 cdef uint64_t HOME_KEY[2][4][14]                  # [lane][suit][foundation height]
+cdef uint64_t HOME_KEY_TWO_DECKS[2][8][27]        # [lane][slot][height] (see home_slot)
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 30
@@ -42,6 +43,11 @@ cdef void fill_key_tables() noexcept nogil:
             for k in range(14):
                 seed += <uint64_t>0x9e3779b97f4a7c15
                 HOME_KEY[lane][p][k] = mix64(seed)
+    for lane in range(2):                           # after the one-deck tables: those unchanged
+        for p in range(8):
+            for k in range(27):
+                seed += <uint64_t>0x9e3779b97f4a7c15
+                HOME_KEY_TWO_DECKS[lane][p][k] = mix64(seed)
 
 fill_key_tables()
 
@@ -56,12 +62,15 @@ cdef inline uint64_t twins_of(uint64_t cards) noexcept nogil:
     return (((cards >> 2) & <uint64_t>0x3333333333333333)
             | ((cards & <uint64_t>0x3333333333333333) << 2))
 
-cdef void pile_key(const State* s, int p, PileKey* out) noexcept nogil:
+cdef void pile_key(const Config* cfg, const State* s, int p, PileKey* out) noexcept nogil:
     """Pile p's share of the key, and its sets of cards that state_key needs."""
     cdef int k, d = s.down[p], hi
     cdef uint8_t x
     out.a = out.b = out.upper = out.on_high_twin = out.face_up = 0
     if s.length[p] == 0:
+        return
+    if not cfg.unique_cards:
+        pile_key_two_decks(s, p, out)
         return
     x = s.card[p][d]
     if d > 0:
@@ -81,7 +90,24 @@ cdef void pile_key(const State* s, int p, PileKey* out) noexcept nogil:
             out.on_high_twin |= card_bit(x)
     out.face_up |= out.upper
 
-cdef inline void refresh_pile_keys(State* s) noexcept nogil:
+cdef void pile_key_two_decks(const State* s, int p, PileKey* out) noexcept nogil:
+    """Two decks: the pile's share as a hash of its whole sequence: its bottom card (or column
+    and face-down count), then each face-up card with the suit bit of the card under it, mixed
+    in order. With two copies of a card the sum of (card, parent) facts no longer tells which
+    copy of a parent a card lies on (two piles ... 8H 7C and ... 8H 7S would key as their swap);
+    a sequence does. The piles' card sets stay empty: twin classes are off with two decks."""
+    cdef int k, d = s.down[p], lane
+    cdef uint8_t x = s.card[p][d]
+    cdef uint64_t h[2]
+    for lane in range(2):
+        h[lane] = HIDDEN_KEY[lane][p][d] if d > 0 else BASE_KEY[lane][x]
+        for k in range(d + 1, s.length[p]):
+            x = s.card[p][k]
+            h[lane] = mix64(h[lane] + PAIR_KEY[lane][x][(s.card[p][k - 1] >> 1) & 1])
+    out.a = h[0]
+    out.b = h[1]
+
+cdef inline void refresh_pile_keys(const Config* cfg, State* s) noexcept nogil:
     """Recompute the key shares of the piles changed since, and their sums (s.piles_key)."""
     cdef uint64_t stale = s.stale
     cdef PileKey* total = &s.piles_key
@@ -91,7 +117,7 @@ cdef inline void refresh_pile_keys(State* s) noexcept nogil:
     while stale:
         p = ctz64(stale)
         stale &= stale - 1
-        pile_key(s, p, &fresh)
+        pile_key(cfg, s, p, &fresh)
         total.a += fresh.a - s.pile_key[p].a
         total.b += fresh.b - s.pile_key[p].b
         total.upper ^= fresh.upper ^ s.pile_key[p].upper
@@ -105,7 +131,7 @@ cdef enum:
 
 cdef inline void state_key(const Config* cfg, State* s, uint64_t* ka, uint64_t* kb) noexcept nogil:
     """The key of s; the shares of piles changed since the last key are recomputed."""
-    refresh_pile_keys(s)
+    refresh_pile_keys(cfg, s)
     key_of(cfg, &s.piles_key, s.home, s.talon_mask, cursor_state(s), ka, kb)
 
 cdef inline void key_of(const Config* cfg, const PileKey* total, const uint8_t* home,
@@ -159,9 +185,14 @@ cdef inline void key_of(const Config* cfg, const PileKey* total, const uint8_t* 
             else:
                 a += PAIR_KEY[0][x][1] - PAIR_KEY[0][x][0]
                 b += PAIR_KEY[1][x][1] - PAIR_KEY[1][x][0]
-    for x in range(4):
-        a += HOME_KEY[0][x][home[x]]
-        b += HOME_KEY[1][x][home[x]]
+    if cfg.unique_cards:
+        for x in range(4):
+            a += HOME_KEY[0][x][home[x]]
+            b += HOME_KEY[1][x][home[x]]
+    else:
+        for x in range(cfg.home_slots):
+            a += HOME_KEY_TWO_DECKS[0][x][home[x]]
+            b += HOME_KEY_TWO_DECKS[1][x][home[x]]
     a += mix64(talon_mask ^ <uint64_t>0x082efa98ec4e6c89)
     b += mix64(talon_mask + <uint64_t>0xbe5466cf34e90c6c)
     ka[0] = a | 1
@@ -259,14 +290,17 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
 
     Safety onto a pile is judged at s: no foundation rises, so a card safe in the child is safe at
     s; only a card taken back lowers its foundation, and its own safety does not depend on it
-    (is_safe)."""
+    (is_safe). One deck only (False with two decks: their pile keys are sequences, and their safe
+    moves follow any move, see safe_moves_after)."""
     cdef uint8_t x = m.card, t
     cdef int a = m.src, p = m.dst, d, left = s.talon_len, top
-    cdef uint8_t home[4]
+    cdef uint8_t home[8]
     cdef uint64_t mask = s.talon_mask, cursor = cursor_state(s)
     cdef PileKey total = s.piles_key
     cdef PileKey src, dst
-    memcpy(home, s.home, 4)
+    if not cfg.unique_cards:
+        return False
+    memcpy(home, s.home, 8)
     if (m.kind == MV_TABLEAU_FOUNDATION or m.kind == MV_TALON_FOUNDATION) and (
             s.total_home + 1 == cfg.total):
         return False

@@ -22,6 +22,8 @@ cdef struct Search:
     Table table
     Frame* stack
     int cap
+    int max_cap         # the deepest stack allowed (see init_search)
+    bint truncated      # a child was left unsearched at that depth: exhausting proves nothing
     int depth           # index of the frame being expanded; the win is in stack[depth + 1]
     long long nodes
     long long max_nodes
@@ -53,6 +55,8 @@ cdef bint reserve(Search* S, int depth) noexcept nogil:
     cdef Frame* grown
     if depth < S.cap:
         return True
+    if S.cap * 2 > S.max_cap:
+        return False
     grown = <Frame*>realloc(S.stack, sizeof(Frame) * S.cap * 2)
     if grown == NULL:
         return False
@@ -169,6 +173,12 @@ cdef int search(Search* S) noexcept nogil:
             d -= 1
             continue
         if not reserve(S, d + 2):
+            if S.cap * 2 > S.max_cap:
+                # Too deep: this child is left unsearched (only two-deck searches wander so
+                # deep); the search goes on, but can no longer prove a loss (see below).
+                S.truncated = True
+                f.next += 1
+                continue
             S.limit = LIMIT_MEMORY
             S.d = d
             return -1
@@ -211,6 +221,9 @@ cdef int search(Search* S) noexcept nogil:
         expand(S, child)
         d += 1
     S.d = -1
+    if S.truncated:
+        S.limit = LIMIT_MEMORY
+        return -1
     return 0
 
 
@@ -273,6 +286,7 @@ cdef int start_search(Search* S, const State* start, bint shuffle) noexcept nogi
     S.depth = -1
     S.d = 0
     S.pending = False
+    S.truncated = False
     table_clear(&S.table)
     memcpy(&root.s, start, sizeof(State))
     root.nsafe = apply_safe_moves(&S.cfg, &root.s, root.safe)
@@ -336,7 +350,20 @@ cdef int propagate_pending() except -1:
     return -1
 
 
+cdef enum:
+    MIN_STACK_BYTES = 256 << 20   # the stack's bound when the table's is smaller
+    MAX_DEPTH_TWO_DECKS = 8192    # two decks: deeper children are left unsearched (truncated)
+
 cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
+    """Set up a search whose table holds at most ``table_bytes``. Its stack of frames (about
+    24 kB each) may grow as large as the table's bound, or MIN_STACK_BYTES (over 10,000 moves
+    deep: one-deck lines are hundreds), and no more: a search deeper than that stops as out of
+    memory. Two decks: MAX_DEPTH_TWO_DECKS frames (their winning lines are a few hundred macro
+    moves; their searches, without the one-deck reductions, can wander tens of thousands of moves
+    deep), and a deeper child is skipped rather than the search stopped (see search)."""
+    S.max_cap = <int>(max(table_bytes, <size_t>MIN_STACK_BYTES) // sizeof(Frame))
+    if not S.cfg.unique_cards:
+        S.max_cap = MAX_DEPTH_TWO_DECKS
     S.cap = 64
     S.nodes = 0
     S.stop_at = 0

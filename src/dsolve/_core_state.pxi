@@ -1,5 +1,18 @@
 # The native core: cards, applying moves, safe moves to the foundation.
 # Included by _core.pyx (one compilation unit, so the hot loop inlines across files).
+#
+# One deck or two: the search is the same. What differs sits behind the inline functions of the
+# foundations below (home_slot, goes_home, send_home, foundation_top, take_home, safe_at), the
+# key of a pile (pile_key) and the foundations' share of the key (key_of), switched by the Config.
+# Two copies of each card break the arguments of some reductions; with two decks these are off
+# (cfg.unique_cards 0): twin classes (their card sets assume one copy), the dead-end test (one
+# place per card), Blake & Gent's safe-move rule (replaced by safe_two_decks), safe moves from
+# the draw-1 reserve, Theorem 4's partial-run pruning (every partial run is generated), the
+# filters on worrying back and on the draw-1 reserve's moves to the tableau (builders), and the
+# quick keys (quick_key works on the one-deck key). Deck-independent, so kept: K+ talon moves and
+# the cursor normalisation (they are about the talon's order, not what the cards are), one empty
+# column as a target and no whole-pile move into one (relabelling the columns), the relaxation
+# (every real move is one of it whatever the cards), and the table with its cursor dominance.
 
 # ---------------------------------------------------------------------------------------------
 # Cards
@@ -14,8 +27,51 @@ cdef inline bint can_stack(uint8_t c, uint8_t onto) noexcept nogil:
     """Whether card c may be built on card onto: one rank lower, opposite colour."""
     return (onto >> 2) == (c >> 2) + 1 and ((onto ^ c) & 1)
 
-cdef inline bint goes_home(const State* s, uint8_t c) noexcept nogil:
-    return s.home[c & 3] == (c >> 2)
+cdef enum:
+    NO_CARD = 255
+
+cdef inline int home_slot(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
+    """The foundation slot card c goes onto now, -1 if none. One deck: its suit's, when its rank
+    is next. Two decks, 4 foundations: its suit's, whose height counts both rounds (A..K, then
+    A..K again: past the first king the rank next is the height less the ranks; a complete
+    foundation, 2 * ranks, takes nothing). 8 foundations: the suit's higher pile (slot s) if it
+    takes c, else its lower one (slot s + 4); the two piles of a suit are interchangeable, and
+    filling the higher first keeps slot s at least slot s + 4: one state for both orders."""
+    cdef int su = c & 3, r = c >> 2, h = home[c & 3]
+    if cfg.unique_cards:
+        return su if h == r else -1
+    if cfg.two_rounds:
+        if h >= cfg.ranks:
+            h -= cfg.ranks
+        return su if h == r else -1
+    if h == r:
+        return su
+    return su + 4 if home[su + 4] == r else -1
+
+cdef inline bint goes_home(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    if cfg.unique_cards:
+        return s.home[c & 3] == (c >> 2)
+    return home_slot(cfg, s.home, c) >= 0
+
+cdef inline uint8_t foundation_top(const Config* cfg, const uint8_t* home, int slot) noexcept nogil:
+    """The top card of a foundation slot (see home_slot), NO_CARD when it is empty."""
+    cdef int h = home[slot]
+    if h == 0:
+        return NO_CARD
+    if cfg.two_rounds and h > cfg.ranks:
+        h -= cfg.ranks
+    return <uint8_t>((h - 1) * 4 + (slot & 3))
+
+cdef inline void take_home(const Config* cfg, State* s, int slot) noexcept nogil:
+    """Take a foundation slot's top card off (worrying back), keeping a suit's higher pile of
+    two in slot s (see home_slot)."""
+    cdef uint8_t h
+    s.home[slot] -= 1
+    s.total_home -= 1
+    if cfg.home_slots == 8 and slot < 4 and s.home[slot] < s.home[slot + 4]:
+        h = s.home[slot]
+        s.home[slot] = s.home[slot + 4]
+        s.home[slot + 4] = h
 
 cdef inline int height(const Config* cfg, const uint8_t* home, int suit) noexcept nogil:
     """Foundation height; a suit absent from a small deck counts as complete."""
@@ -26,6 +82,7 @@ cdef inline bint is_safe(const Config* cfg, const State* s, uint8_t c) noexcept 
 
 cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
     """Whether sending c home (it must fit its foundation) can never turn a win into a loss.
+    (One deck; two decks: safe_two_decks.)
 
     Blake & Gent, Appendix B.1, Theorem 1 / Corollary 3: the only cards that could be built on a
     safe card are themselves safe, so delaying it gains nothing, and any winning line can be
@@ -37,12 +94,58 @@ cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noex
     """
     cdef int r1 = rank_of(c) + 1
     cdef int opp = (c & 1) ^ 1
-    cdef int h1 = height(cfg, home, opp)
+    cdef int h1
+    if not cfg.unique_cards:
+        return safe_two_decks(cfg, home, c)
+    h1 = height(cfg, home, opp)
     cdef int h2 = height(cfg, home, opp + 2)
     cdef int low = h1 if h1 < h2 else h2
     if not cfg.worry_back:
         return r1 <= low + 1
     return r1 <= low + 2 and r1 <= height(cfg, home, suit_of(c) ^ 2) + 3
+
+
+cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
+    """Two decks: whether sending c (a pile's top card that fits its foundation) home can never
+    turn a win into a loss. When
+
+    (1) no card can ever be built on c: c is an ace, or both copies of both opposite-colour cards
+        one rank lower are home for good (no worrying back), and
+    (2) c's copy c' cannot want c's place: c' is home already, or (8 foundations) the suit's
+        other pile is as high as the one c goes onto,
+
+    take any winning line L and play c home first, then L without c's own moves (c is always
+    the top of its pile: nothing is built on it, so a run that carries c carries it on top, and
+    the same run without it is as legal; a pile L would empty holds nothing in the new line
+    either, and the card c covered is free sooner: more moves, never fewer). The foundations
+    hold L's cards and c until L sends c (or c') home: L's moves home stay legal, and where L
+    sends c' onto the pile c took, (2) leaves the other pile taking it, after which the
+    foundations hold L's cards and c again (8 foundations: the two piles of a suit are
+    interchangeable). Without (2), L may send c' home first from a pile whose card beneath it
+    needs; the new line could not free that card (4 foundations: c' then waits for the king).
+    With worrying back, (1) holds only for aces; a card L takes back the new line takes back
+    too (its foundations hold L's and more). Safe moves only from the tableau: from the talon
+    they would change which cards the stock turns up."""
+    cdef int r = rank_of(c), su = suit_of(c), q, k
+    if r > 0 and cfg.worry_back:
+        return False
+    if cfg.two_rounds:
+        if home[su] < cfg.ranks:           # first round: c' is not home
+            return False
+    elif (home[su + 4] if home[su] == r else home[su]) < r:
+        return False                       # the other pile is lower: c' may want c's place
+    if r == 0:
+        return True
+    for k in range(2):
+        q = ((c & 1) ^ 1) + 2 * k
+        if q >= cfg.suits:
+            continue                       # a suit absent from a small deck
+        if cfg.two_rounds:
+            if home[q] < cfg.ranks + r:    # rank r - 1 of the second round not home
+                return False
+        elif home[q + 4] < r:              # the lower pile lacks rank r - 1
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,8 +157,11 @@ cdef inline void flip(const Config* cfg, State* s, int p) noexcept nogil:
     if s.length[p] == s.down[p] and s.down[p] > 0:
         s.down[p] -= cfg.reveal[p][s.down[p]]
 
-cdef inline void send_home(State* s, uint8_t c) noexcept nogil:
-    s.home[c & 3] += 1
+cdef inline void send_home(const Config* cfg, State* s, uint8_t c) noexcept nogil:
+    if cfg.unique_cards:
+        s.home[c & 3] += 1
+    else:
+        s.home[home_slot(cfg, s.home, c)] += 1
     s.total_home += 1
 
 cdef inline void push(State* s, int p, uint8_t c) noexcept nogil:
@@ -109,29 +215,28 @@ cdef void apply_move(const Config* cfg, State* s, Move m) noexcept nogil:
         s.stale |= 1 << m.dst
     if m.kind == MV_TABLEAU_FOUNDATION:
         s.length[m.src] -= 1
-        send_home(s, s.card[m.src][s.length[m.src]])
+        send_home(cfg, s, s.card[m.src][s.length[m.src]])
         flip(cfg, s, m.src)
     elif m.kind == MV_TABLEAU_TABLEAU:
         lift(s, m.src, m.idx, m.dst)
         if m.flags & FLAG_THEN_HOME:
             s.length[m.src] -= 1
-            send_home(s, s.card[m.src][s.length[m.src]])
+            send_home(cfg, s, s.card[m.src][s.length[m.src]])
         flip(cfg, s, m.src)
     elif m.kind == MV_TALON_FOUNDATION or m.kind == MV_TALON_TABLEAU:
         if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
             s.redeals_left -= 1
         c = take_talon(cfg, s, m.idx)
         if m.kind == MV_TALON_FOUNDATION:
-            send_home(s, c)
+            send_home(cfg, s, c)
         else:
             push(s, m.dst, c)
     else:  # MV_FOUNDATION_TABLEAU
-        s.home[m.src] -= 1
-        s.total_home -= 1
-        push(s, m.dst, <uint8_t>(s.home[m.src] * 4 + m.src))
+        take_home(cfg, s, m.src)
+        push(s, m.dst, m.card)
 
 cdef inline bint goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    return goes_home(s, c) and is_safe(cfg, s, c)
+    return goes_home(cfg, s, c) and is_safe(cfg, s, c)
 
 cdef inline bint twin_goes_safely(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
     """Under twin classes: whether c's twin is in the deck and goes home safely."""
@@ -149,7 +254,10 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
     """apply_safe_moves after move m from a position that had none left. A move that raises no
     foundation makes no card newly safe, and the only new top cards are those of its piles: when
     none of them (nor its twin, see safe_home) goes home safely there is nothing to do. (Nor does
-    such a move make a child lone: its twin leaves a card only for the foundation.)"""
+    such a move make a child lone: its twin leaves a card only for the foundation.) Not with two
+    decks: there taking a card back can make a copy elsewhere safe (safe_two_decks, (2))."""
+    if not cfg.unique_cards:
+        return apply_safe_moves(cfg, s, record)
     if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):
         if not top_goes_safely(cfg, s, m.src) and not top_goes_safely(cfg, s, m.dst):
             return 0
@@ -203,7 +311,7 @@ cdef int safe_home(const Config* cfg, State* s, int p, int k, uint8_t* record, i
         n += 1
     s.length[p] -= 1
     s.stale |= 1 << p
-    send_home(s, c)
+    send_home(cfg, s, c)
     flip(cfg, s, p)
     record[n] = c
     return n + 1
@@ -223,7 +331,7 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
             if s.length[p] > 0 and goes_safely(cfg, s, s.card[p][s.length[p] - 1]):
                 n = safe_home(cfg, s, p, s.length[p] - 1, record, n)
                 changed = True
-        if cfg.draw1_reserve:
+        if cfg.draw1_reserve and cfg.unique_cards:    # not with two copies: see safe_two_decks
             for su in range(cfg.suits):
                 if s.home[su] == cfg.ranks:
                     continue
@@ -235,12 +343,12 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                 while s.talon[j] != idx:
                     j += 1
                 take_talon(cfg, s, j)
-                send_home(s, c)
+                send_home(cfg, s, c)
                 record[n] = c
                 n += 1
                 changed = True
         if not changed and cfg.twin_classes:
-            refresh_pile_keys(s)                # for the set of face-up cards
+            refresh_pile_keys(cfg, s)           # for the set of face-up cards
             for su in range(cfg.suits):
                 if s.home[su] == cfg.ranks:
                     continue

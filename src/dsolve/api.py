@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import _core
+from .cards import SUITS, full_shape
 from .deal import Deal
 from .deals import DEFAULT_CONVENTION, make_deal
 from .dealfiles import dump_deal
@@ -88,8 +89,9 @@ def _search(deal: Deal, rules: Rules, max_nodes: int | None, timeout: float | No
             memory_mb: float | None) -> tuple:
     """The core's answer for ``deal``: (verdict code, macro line, nodes, seconds, table peak,
     limit, the table memory used, dead cards)."""
-    if deal.shape.decks != 1:
-        raise InputError("two-deck deals are not supported by the solver yet")
+    if deal.shape.decks != rules.decks:
+        raise InputError(f"the deal has {deal.shape.decks} deck(s) but the rules are for "
+                         f"{rules.decks} (see --decks)")
     max_nodes = checked_limit("max_nodes", max_nodes, integer=True)
     timeout = checked_limit("timeout", timeout)
     memory_mb = checked_limit("memory_mb", memory_mb) or default_memory_mb()
@@ -101,8 +103,8 @@ def _search(deal: Deal, rules: Rules, max_nodes: int | None, timeout: float | No
             [list(p) for p in deal.tableau], list(deal.face_down), deal.talon,
             deal.shape.suits, deal.shape.ranks, rules.draw, rules.passes or 0,
             _core.EMPTY_RULE_CODES[rules.empty_rule], rules.worry_back, max_nodes or 0, timeout or 0.0,
-            memory_mb, home=list(deal.foundations), waste=len(deal.waste),
-            passes_used=deal.passes_used)
+            memory_mb, home=core_foundations(deal, rules), waste=len(deal.waste),
+            passes_used=deal.passes_used, decks=rules.decks, foundations=rules.foundations)
     except ValueError as err:  # a layout beyond the core's fixed sizes
         raise InputError(str(err)) from None
     return verdict, line, nodes, seconds, peak, limit, memory_mb, dead
@@ -111,6 +113,24 @@ def _search(deal: Deal, rules: Rules, max_nodes: int | None, timeout: float | No
 def _line_bug(deal: Deal, rules: Rules, err: Exception) -> SolverBug:
     return SolverBug(f"the solver's winning line is wrong ({err}) under {rules}; please report "
                      f"it with this deal: {' '.join(dump_deal(deal, 'json').split())}")
+
+
+def core_foundations(deal: Deal, rules: Rules) -> list[int]:
+    """The deal's foundation piles as the core keeps them: one height a suit; two decks with 4
+    foundations, the cards of both rounds (the second pile begun only on a complete first);
+    with 8, each suit's higher pile, then the lower ones."""
+    heights = list(deal.foundations)
+    suits, ranks = deal.shape.suits, deal.shape.ranks
+    if rules.decks == 1:
+        return heights
+    first, second = heights[:suits], heights[suits:]
+    if rules.foundations == 8:
+        return [max(p) for p in zip(first, second)] + [min(p) for p in zip(first, second)]
+    for suit, (a, b) in enumerate(zip(first, second)):
+        if b and a < ranks:
+            raise InputError(f"the second {SUITS[suit]} foundation is begun before the first is "
+                             "complete (4 foundations: A..K, then A..K again)")
+    return [a + b for a, b in zip(first, second)]
 
 
 def hints(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | None = None,
@@ -135,9 +155,12 @@ def check(seed_or_deal: int | str | Deal, rules: Rules | str = STANDARD_RULES,
           deal: str = DEFAULT_CONVENTION, *, max_nodes: int | None = None,
           timeout: float | None = None, memory_mb: float | None = None) -> Result:
     """Decide a deal: a :class:`Deal` (or game in progress), or the seed of one in the seed
-    convention ``deal`` (see :mod:`dsolve.deals`; as the CLI's ``--deal``). ``rules``: a
-    :class:`Rules`, a preset name or a rules string. The rest as :func:`solve`."""
-    position = seed_or_deal if isinstance(seed_or_deal, Deal) else make_deal(deal, seed_or_deal)
+    convention ``deal`` (see :mod:`dsolve.deals`; as the CLI's ``--deal``; two-deck rules deal the
+    two-deck shape). ``rules``: a :class:`Rules`, a preset name or a rules string. The rest as
+    :func:`solve`."""
+    rules = _rules(rules)
+    position = (seed_or_deal if isinstance(seed_or_deal, Deal)
+                else make_deal(deal, seed_or_deal, full_shape(rules.decks)))
     return solve(position, rules, max_nodes=max_nodes, timeout=timeout, memory_mb=memory_mb)
 
 
@@ -158,10 +181,11 @@ def single_moves(game: Game, line: list[tuple[int, ...]]) -> Iterator[Move]:
         game.apply(move)
         return move
 
-    def bring_to_waste_top(card: int) -> Iterator[Move]:
-        # The core promises the card is reachable in this pass or after one redeal.
+    def bring_to_waste_top(card: int, position: int | None = None) -> Iterator[Move]:
+        # The core promises the card is reachable in this pass or after one redeal. Its position
+        # in the talon (waste then stock) tells two copies of a card apart.
         for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
-            if game.waste and game.waste[-1] == card:
+            if game.waste and game.waste[-1] == card and position in (None, len(game.waste) - 1):
                 return
             yield play(Move(TURN) if game.stock else Move(REDEAL))
         raise RuntimeError(f"internal error: talon card {card} not reachable")
@@ -197,10 +221,10 @@ def single_moves(game: Game, line: list[tuple[int, ...]]) -> Iterator[Move]:
             if flags & _core.THEN_HOME:
                 yield play(Move(TABLEAU_TO_FOUNDATION, src=src, card=game.piles[src][-1]))
         elif kind == _core.TALON_FOUNDATION:
-            yield from bring_to_waste_top(card)
+            yield from bring_to_waste_top(card, idx)
             yield play(Move(WASTE_TO_FOUNDATION, card=card))
         elif kind == _core.TALON_TABLEAU:
-            yield from bring_to_waste_top(card)
+            yield from bring_to_waste_top(card, idx)
             yield play(Move(WASTE_TO_TABLEAU, dst=dst, card=card))
         else:
             yield play(Move(FOUNDATION_TO_TABLEAU, dst=dst, card=card))

@@ -81,6 +81,11 @@ class DeckShape:
         return self.suits * self.ranks * self.decks
 
     @property
+    def foundation_piles(self) -> int:
+        """Piles of A..K a full game builds: one per suit and deck (pile i holds suit i % suits)."""
+        return self.suits * self.decks
+
+    @property
     def tableau_size(self) -> int:
         return self.columns * (self.columns + 1) // 2
 
@@ -118,3 +123,8 @@ class DeckShape:
 
 STANDARD = DeckShape()
 DOUBLE = DeckShape(decks=2, columns=9)
+
+
+def full_shape(decks: int) -> DeckShape:
+    """The full deck of a game with ``decks`` decks: the standard one, or two decks in 9 piles."""
+    return DOUBLE if decks == 2 else STANDARD

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from . import __version__
-from .cards import STANDARD, DeckShape, card_name
+from .cards import DeckShape, card_name, full_shape
 from .deal import Deal
 from .dealfiles import FORMATS, dump_deal, load_deal
 from .deals import CONVENTIONS, DEFAULT_CONVENTION, exact_index, make_deal
@@ -30,7 +30,7 @@ from .errors import InputError, SolverBug
 from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
 from .render import deal_json, render
 from .solution import narrate
-from .rules import PRESETS, STANDARD_RULES, Rules, preset, with_options
+from .rules import PRESETS, STANDARD_RULES, Rules, parse_count, preset, with_options
 
 if TYPE_CHECKING:
     from .survey import Limits, SurveyRun
@@ -150,16 +150,17 @@ def deal_options(command: F) -> F:
 
 
 def load_from_options(seed: str | None, convention: str | None, deal_file: str | None,
-                      shape: str | None) -> Deal:
+                      shape: str | None, decks: int = 1) -> Deal:
     """The deal chosen by :func:`deal_options`: from ``--file``, else ``SEED`` (default 1) dealt
-    by ``--deal`` (default solvitaire) with the ``--shape`` deck."""
+    by ``--deal`` (default solvitaire) with the ``--shape`` deck (default: the standard one, or
+    with ``decks`` 2 the two-deck one)."""
     if deal_file is not None:
         given = [name for name, value in (("SEED", seed), ("--deal", convention), ("--shape", shape))
                  if value is not None]
         if given:
             raise InputError(f"--file gives the whole deal; drop {', '.join(given)}")
         return load_deal(deal_file)
-    deck = DeckShape.parse(shape) if shape is not None else STANDARD
+    deck = DeckShape.parse(shape) if shape is not None else full_shape(decks)
     return make_deal(convention or DEFAULT_CONVENTION, "1" if seed is None else seed, deck)
 
 
@@ -174,6 +175,10 @@ _RULES_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (("--empty",), {"metavar": "king|any|none", "help": "what may fill an empty column"}),
     (("--worry/--no-worry", "worry"),
      {"default": None, "help": "whether a foundation card may move back to the tableau"}),
+    (("--decks",), {"metavar": "1|2", "help": "copies of each card; 2: Double Klondike, 9 piles "
+                                              "(a generated deal has the two-deck shape)"}),
+    (("--foundations",), {"metavar": "4|8", "help": "two decks: 4 foundations built A..K twice, "
+                                                    "or 8, two per suit, each A..K"}),
 )
 
 
@@ -186,7 +191,8 @@ def rules_options(command: F) -> F:
 
 
 def rules_from_options(preset_name: str | None, rules_text: str | None, draw: str | None,
-                       passes: str | None, empty: str | None, worry: bool | None) -> Rules:
+                       passes: str | None, empty: str | None, worry: bool | None,
+                       decks: str | None = None, foundations: str | None = None) -> Rules:
     """The rules chosen by :func:`rules_options`: ``--preset`` or ``--rules`` (default standard),
     then the single options on top."""
     if preset_name is not None and rules_text is not None:
@@ -197,7 +203,8 @@ def rules_from_options(preset_name: str | None, rules_text: str | None, draw: st
         base = Rules.parse(rules_text)
     else:
         base = STANDARD_RULES
-    return with_options(base, draw=draw, passes=passes, empty=empty, worry=worry)
+    return with_options(base, draw=draw, passes=passes, empty=empty, worry=worry, decks=decks,
+                        foundations=foundations)
 
 
 # --- commands ----------------------------------------------------------------------------------
@@ -217,30 +224,43 @@ def rules_command(**options: Any) -> None:
     for decls, kwargs in _RULES_OPTIONS:
         label = f"  {decls[0]} {kwargs.get('metavar', '')}".ljust(30)
         click.echo(textwrap.fill(kwargs["help"], 100, initial_indent=label, subsequent_indent=" " * 30))
-    click.echo("--draw, --passes, --empty and --worry/--no-worry override --preset or --rules.")
+    click.echo("--draw, --passes, --empty, --worry/--no-worry, --decks and --foundations override "
+               "--preset or --rules.")
+
+
+def decks_option(command: F) -> F:
+    """Add ``--decks`` (for the commands without the rules options); see :func:`_decks`."""
+    return click.option("--decks", metavar="1|2",
+                        help="copies of each card: 2 deals the two-deck shape (9 piles)")(command)
+
+
+def _decks(decks: str | None) -> int:
+    return 1 if decks is None else parse_count("decks", decks, (1, 2))
 
 
 @main.command(cls=_SeedCommand)
 @deal_options
+@decks_option
 @click.option("--json", "as_json", is_flag=True,
               help="print JSON: tableau (bottom -> top), stock (first turned first), face_down, exact")
 def show(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
-         as_json: bool) -> None:
+         decks: str | None, as_json: bool) -> None:
     """Draw a deal: SEED (default 1) under --deal, or --file."""
-    deal = load_from_options(seed, convention, deal_file, shape)
+    deal = load_from_options(seed, convention, deal_file, shape, _decks(decks))
     click.echo(json.dumps(deal_json(deal)) if as_json else render(deal))
 
 
 @main.command(cls=_SeedCommand)
 @deal_options
+@decks_option
 @click.option("--to", "fmt", required=True, type=click.Choice([*FORMATS, "exact"]),
               help="json: Solvitaire's deal file; text: dsolve's layout; ks: Klondike-Solver's deck "
                    "string; pysol: Klondike-Solver's PySol board; exact: the 256-bit index")
 @click.option("--out", metavar="PATH", help="write to PATH instead of standard output")
 def convert(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
-            fmt: str, out: str | None) -> None:
+            decks: str | None, fmt: str, out: str | None) -> None:
     """Write a deal (SEED under --deal, or --file) in another format."""
-    deal = load_from_options(seed, convention, deal_file, shape)
+    deal = load_from_options(seed, convention, deal_file, shape, _decks(decks))
     text = f"{exact_index(deal)}\n" if fmt == "exact" else dump_deal(deal, fmt)
     if out is None:
         click.echo(text, nl=False)
@@ -292,8 +312,8 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
     """
     from .api import solve  # the native core: loaded by the commands that solve only
 
-    deal = load_from_options(seed, convention, deal_file, shape)
     chosen = rules_from_options(**rules)
+    deal = load_from_options(seed, convention, deal_file, shape, chosen.decks)
     try:
         result = solve(deal, chosen, max_nodes=max_nodes, timeout=timeout, memory_mb=memory)
     except KeyboardInterrupt:
@@ -349,8 +369,8 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
     the game winnable: winning moves first, those with the shortest line found first."""
     from .api import hints
 
-    deal = load_from_options(seed, convention, deal_file, shape)
     chosen = rules_from_options(**rules)
+    deal = load_from_options(seed, convention, deal_file, shape, chosen.decks)
     try:
         found = hints(deal, chosen, timeout=timeout, memory_mb=memory)
     except KeyboardInterrupt:
@@ -458,10 +478,12 @@ def rule_sets_options(command: F) -> F:
 
 
 def rule_sets_from_options(preset_name: tuple[str, ...], rules_text: tuple[str, ...], draw: str | None,
-                           passes: str | None, empty: str | None, worry: bool | None) -> list[Rules]:
+                           passes: str | None, empty: str | None, worry: bool | None,
+                           decks: str | None = None, foundations: str | None = None) -> list[Rules]:
     """A rule set per ``--preset`` and ``--rules`` (default standard), the single options on top of each."""
     bases = [(name, None) for name in preset_name] + [(None, text) for text in rules_text] or [(None, None)]
-    return [rules_from_options(name, text, draw, passes, empty, worry) for name, text in bases]
+    return [rules_from_options(name, text, draw, passes, empty, worry, decks, foundations)
+            for name, text in bases]
 
 
 class _SecondsOrNone(click.ParamType):
@@ -595,7 +617,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     try:
         if retry_unknown:
             given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",
-                                     "convention", "chunk_size"))
+                                     "decks", "foundations", "convention", "chunk_size"))
             if given:
                 raise InputError(f"--retry-unknown takes the survey's seeds and rules: drop {', '.join(given)}")
             from .survey import DEFAULT_LIMITS, retry_unknown as retry
@@ -695,7 +717,8 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
         return
     typed = [name for name in options["preset_name"]
              if rules_from_options(name, None, options["draw"], options["passes"], options["empty"],
-                                   options["worry"]) == preset(name)]
+                                   options["worry"], options["decks"], options["foundations"])
+             == preset(name)]
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
         _report(out or temp, as_json, compare=True, labels=_preset_labels(typed))

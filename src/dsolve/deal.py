@@ -17,8 +17,9 @@ class Deal:
     each pile are face down (a dealt layout has ``len(pile) - 1``; ``None`` means that); the rest
     are face up, and any of them may be, not only one run. ``stock``: the stock in the order it is
     turned, first turned first. ``shape``: the deck. A game in progress also has ``waste`` (bottom
-    -> top, its top the playable card), ``foundations`` (how many cards, A upward, each suit has
-    home, in the suit order C, H, S, D; empty means none) and ``passes_used`` (passes through the
+    -> top, its top the playable card), ``foundations`` (how many cards, A upward, each foundation
+    pile holds, in the suit order C, H, S, D; with two decks two piles a suit, the suits' first
+    piles then their second ones; empty means none) and ``passes_used`` (passes through the
     stock begun: 1 in the first, 2 after one redeal).
     """
 
@@ -39,7 +40,7 @@ class Deal:
         else:
             object.__setattr__(self, "face_down", tuple(self.face_down))
         if not self.foundations:
-            object.__setattr__(self, "foundations", (0,) * self.shape.suits)
+            object.__setattr__(self, "foundations", (0,) * self.shape.foundation_piles)
         else:
             object.__setattr__(self, "foundations", tuple(self.foundations))
         self.validate()
@@ -57,11 +58,11 @@ class Deal:
             if not 0 <= down <= max(len(pile) - 1, 0):
                 raise InputError(f"pile {number} of {len(pile)} cards cannot have {down} face-down "
                                  "cards (a face-down card lies only under a face-up one)")
-        if len(self.foundations) != shape.suits:
-            raise InputError(f"{len(self.foundations)} foundations given, expected {shape.suits}")
-        for suit, height in enumerate(self.foundations):
+        if len(self.foundations) != shape.foundation_piles:
+            raise InputError(f"{len(self.foundations)} foundations given, expected {shape.foundation_piles}")
+        for pile, height in enumerate(self.foundations):
             if not 0 <= height <= shape.ranks:
-                raise InputError(f"the {SUITS[suit]} foundation cannot hold {height} cards "
+                raise InputError(f"the {SUITS[pile % shape.suits]} foundation cannot hold {height} cards "
                                  f"(ranks A..{RANKS[shape.ranks - 1]})")
         if self.passes_used < 1:
             raise InputError(f"passes used must be at least 1, got {self.passes_used}")
@@ -84,7 +85,7 @@ class Deal:
     @property
     def home_cards(self) -> list[int]:
         """The cards on the foundations."""
-        return [make_card(rank, suit) for suit, height in enumerate(self.foundations)
+        return [make_card(rank, pile % self.shape.suits) for pile, height in enumerate(self.foundations)
                 for rank in range(height)]
 
     @property

@@ -126,13 +126,15 @@ def _build(piles: list[list[int]], face_down: list[int], stock: list[int], shape
     """The deal of these parts; ``home`` lists the top card of each foundation that has cards."""
     if shape is None:
         shape = _infer_shape(piles, stock, waste, home)
-    heights = [0] * shape.suits
+    heights = [0] * shape.foundation_piles
     for card in home:
         if not shape.contains(card):
             raise InputError(f"foundation card {card_name(card)} is not in a {shape} deck")
-        if heights[suit_of(card)]:
-            raise InputError(f"two foundations of {SUITS[suit_of(card)]} given")
-        heights[suit_of(card)] = rank_of(card) + 1
+        free = [i for i in range(suit_of(card), len(heights), shape.suits) if not heights[i]]
+        if not free:
+            raise InputError(f"{'two' if shape.decks == 1 else 'three'} foundations of "
+                             f"{SUITS[suit_of(card)]} given")
+        heights[free[0]] = rank_of(card) + 1
     return Deal(tuple(map(tuple, piles)), tuple(stock), shape, tuple(face_down), tuple(waste),
                 tuple(heights), passes_used)
 

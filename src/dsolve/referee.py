@@ -11,7 +11,11 @@ Rules (thoughtful Klondike: all cards are known, but face-down cards still canno
 * ``redeal`` (stock empty, waste not empty) turns the waste over, restoring the stock's
   original relative order, and begins a new pass. ``passes=P`` allows P passes (P-1 redeals).
 * Foundations, one per suit, are built A upward in suit. With ``worry_back`` a foundation's top
-  card may return to the tableau.
+  card may return to the tableau. Two decks (``rules.decks``): with 4 foundations a suit's
+  foundation is built A..K, then the second ace on that king and A..K again (kept as two piles,
+  the second begun once the first is complete); with 8, each suit has two piles, each A..K, and
+  a card goes onto the first of its suit's piles that takes it (the two are interchangeable, so
+  the choice loses nothing; a worried-back card leaves the first pile it tops).
 * The tableau builds down in alternating colour. A face-up run in sequence moves as a block; only
   a pile's top card goes to a foundation. An empty pile takes a king (the shape's highest rank) or
   king-headed run (``empty_rule='king'``), anything (``'any'``) or nothing (``'none'``). When the
@@ -61,13 +65,14 @@ class Game:
 
     ``piles[i]`` is pile i bottom -> top with ``face_down[i]`` face-down cards at its bottom;
     ``stock`` is in turning order (next card to turn first); ``waste`` bottom -> top;
-    ``foundations[suit]`` is how many cards (A upward) of that suit are on its foundation;
+    ``foundations[i]`` is how many cards (A upward) foundation pile i holds, of suit
+    ``i % suits`` (one pile a suit with one deck; see the module's rules for two decks);
     ``passes_used`` counts the passes through the stock begun so far (1 at the start).
     """
 
     def __init__(self, deal: Deal, rules: Rules) -> None:
-        if deal.shape.decks != 1:
-            raise InputError("the referee plays single-deck games only")
+        if deal.shape.decks != rules.decks:
+            raise InputError(f"the deal has {deal.shape.decks} deck(s) but the rules are for {rules.decks}")
         self.shape: DeckShape = deal.shape
         self.rules: Rules = rules
         self.piles: list[list[int]] = [list(p) for p in deal.tableau]
@@ -124,6 +129,29 @@ class Game:
         """True when every card is on the foundations."""
         return all(n == self.shape.ranks for n in self.foundations.values())
 
+    def suit_piles(self, suit: int) -> list[int]:
+        """The foundation piles of a suit, in the order they are filled."""
+        return list(range(suit, len(self.foundations), self.shape.suits))
+
+    def home_pile(self, card: int) -> int | None:
+        """The foundation pile ``card`` may go onto now, or None."""
+        piles = self.suit_piles(_suit(card))
+        if self.rules.foundations == 4:   # one foundation a suit: its piles one after the other
+            piles = [next((i for i in piles if self.foundations[i] < self.shape.ranks), piles[-1])]
+        return next((i for i in piles if self.foundations[i] == _rank(card)), None)
+
+    def foundation_tops(self) -> dict[int, int]:
+        """The foundation piles whose top card may come back, and that card (with 4 foundations
+        and two decks, a suit's top is its second pile's once that is begun)."""
+        tops = {}
+        for suit in range(self.shape.suits):
+            piles = [i for i in self.suit_piles(suit) if self.foundations[i]]
+            if self.rules.foundations == 4:
+                piles = piles[-1:]
+            for i in piles:
+                tops[i] = (self.foundations[i] - 1) * 4 + suit
+        return tops
+
     @property
     def king_rank(self) -> int:
         """The highest rank of the deck: the only rank allowed into a space under 'king'."""
@@ -133,17 +161,14 @@ class Game:
         """How many face-up cards pile ``i`` has."""
         return len(self.piles[i]) - self.face_down[i]
 
-    def foundation_top(self, suit: int) -> int | None:
-        """The top card of a suit's foundation, or None when it is empty."""
-        n = self.foundations[suit]
-        return (n - 1) * 4 + suit if n else None
 
     def __str__(self) -> str:
         def show(cards: Iterable[int]) -> str:
             return " ".join(card_name(c) for c in cards) or "-"
 
         lines = [f"stock: {show(self.stock)}", f"waste: {show(self.waste)}",
-                 "foundations: " + " ".join(f"{SUITS[s]}:{n}" for s, n in self.foundations.items())]
+                 "foundations: " + " ".join(f"{SUITS[i % self.shape.suits]}:{n}"
+                                            for i, n in self.foundations.items())]
         for i, pile in enumerate(self.piles):
             down = " ".join("[" + card_name(c) + "]" for c in pile[:self.face_down[i]])
             lines.append(f"pile {i + 1}: {(down + ' ') if down else ''}{show(pile[self.face_down[i]:])}")
@@ -164,7 +189,7 @@ class Game:
 
     def may_found(self, card: int) -> bool:
         """May ``card`` go onto its foundation (is it the next rank of its suit)?"""
-        return _rank(card) == self.foundations[_suit(card)]
+        return self.home_pile(card) is not None
 
     def movable_run(self, i: int, count: int) -> bool:
         """Are the top ``count`` cards of pile ``i`` face up and in sequence (each one rank
@@ -207,8 +232,9 @@ class Game:
         if self.may_found(card):
             return None
         suit = _suit(card)
-        have = self.foundations[suit]
-        needed = "is complete" if have == self.shape.ranks else f"needs {card_name(have * 4 + suit)}"
+        wants = sorted({card_name(h * 4 + suit) for i in self.suit_piles(suit)
+                        if (h := self.foundations[i]) < self.shape.ranks})
+        needed = f"needs {' or '.join(wants)}" if wants else "is complete"
         return f"{card_name(card)} cannot go to its foundation: the {SUITS[suit]} foundation {needed}"
 
     def _run_problem(self, i: int, count: int) -> str | None:
@@ -299,15 +325,15 @@ class Game:
             return card
         if not (0 <= card < 52 and self.shape.contains(card)):
             return f"{_safe_name(card)} is not a card of this deck"
-        if self.foundation_top(_suit(card)) != card:
+        if card not in self.foundation_tops().values():
             return f"{card_name(card)} is not the top card of its foundation"
         return self._placement_problem(card, move.dst)
 
     def _only_foundation_card_for(self, dst: int) -> int | str:
         """For a foundation move that names no card: the one foundation top that fits ``dst``,
         or a reason why there is none or several."""
-        tops = [self.foundation_top(s) for s in sorted(self.foundations)]
-        fits = [c for c in tops if c is not None and self.may_place(c, dst)]
+        tops = sorted(set(self.foundation_tops().values()))
+        fits = [c for c in tops if self.may_place(c, dst)]
         if len(fits) == 1:
             return fits[0]
         if not fits:
@@ -339,11 +365,9 @@ class Game:
                 moves += [Move(TABLEAU_TO_TABLEAU, src=i, dst=j, count=count, card=head)
                           for j in range(n) if j != i and self.may_place(head, j)]
         if self.rules.worry_back:
-            for s in sorted(self.foundations):
-                top = self.foundation_top(s)
-                if top is not None:
-                    moves += [Move(FOUNDATION_TO_TABLEAU, dst=j, card=top)
-                              for j in range(n) if self.may_place(top, j)]
+            for top in sorted(set(self.foundation_tops().values())):
+                moves += [Move(FOUNDATION_TO_TABLEAU, dst=j, card=top)
+                          for j in range(n) if self.may_place(top, j)]
         if self.stock:
             moves.append(Move(TURN))
         if self.may_redeal():
@@ -368,11 +392,11 @@ class Game:
             self.stock, self.waste = self.waste, []
             self.passes_used += 1
         elif kind == WASTE_TO_FOUNDATION:
-            self.foundations[_suit(self.waste.pop())] += 1
+            self._send_home(self.waste.pop())
         elif kind == WASTE_TO_TABLEAU:
             self.piles[move.dst].append(self.waste.pop())
         elif kind == TABLEAU_TO_FOUNDATION:
-            self.foundations[_suit(self.piles[move.src].pop())] += 1
+            self._send_home(self.piles[move.src].pop())
             self._flip(move.src)
         elif kind == TABLEAU_TO_TABLEAU:
             src = self.piles[move.src]
@@ -383,8 +407,14 @@ class Game:
         else:  # FOUNDATION_TO_TABLEAU
             card = move.card if move.card >= 0 else self._only_foundation_card_for(move.dst)
             assert isinstance(card, int)
-            self.foundations[_suit(card)] -= 1
+            tops = self.foundation_tops()
+            self.foundations[min(i for i in tops if tops[i] == card)] -= 1
             self.piles[move.dst].append(card)
+
+    def _send_home(self, card: int) -> None:
+        pile = self.home_pile(card)
+        assert pile is not None
+        self.foundations[pile] += 1
 
     def _flip(self, i: int) -> None:
         """Turn up the top card of pile ``i`` if only face-down cards are left in it."""
@@ -487,8 +517,8 @@ def exhaustive(deal: Deal, rules: Rules, limit: int = 500_000) -> bool | None:
 
 
 def random_small_deal(rng: random.Random, shape: DeckShape) -> Deal:
-    """A uniformly shuffled deal of ``shape``, dealt the Klondike way."""
-    order = shape.cards()
+    """A uniformly shuffled deal of ``shape`` (every card ``decks`` times), dealt the Klondike way."""
+    order = shape.cards() * shape.decks
     rng.shuffle(order)
     return deal_from_order(order, shape)
 

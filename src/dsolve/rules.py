@@ -1,4 +1,5 @@
-"""The rules model: draw size, pass limit, empty-column rule, worrying back; named presets."""
+"""The rules model: draw size, pass limit, empty-column rule, worrying back, decks and
+foundations; named presets."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -10,6 +11,7 @@ EmptyRule = Literal["king", "any", "none"]
 EMPTY_RULES: tuple[EmptyRule, ...] = ("king", "any", "none")
 UNLIMITED = "unlimited"
 MAX_DRAW = 13
+FOUNDATION_RULES = (4, 8)
 
 
 @dataclass(frozen=True)
@@ -20,12 +22,17 @@ class Rules:
     a positive integer or ``None`` / ``"unlimited"`` (3 passes = 2 redeals). ``empty_rule``: what may fill an empty column
     (``king``: a king or king-headed run; ``any``: any card or run; ``none``: nothing).
     ``worry_back``: whether a card may move from a foundation back to the tableau.
+    ``decks``: copies of each card (1, or 2 for Double Klondike). ``foundations``: 4, one per suit
+    (with two decks built A..K, then the suit's second ace on that king and A..K again), or 8
+    (two decks only: two piles per suit, each A..K).
     """
 
     draw: int = 3
     passes: int | None = None
     empty_rule: EmptyRule = "king"
     worry_back: bool = True
+    decks: int = 1
+    foundations: int = 4
 
     def __post_init__(self) -> None:
         if self.passes == UNLIMITED:
@@ -40,15 +47,27 @@ class Rules:
             raise InputError(f"empty must be one of {', '.join(EMPTY_RULES)}, got {self.empty_rule!r}")
         if not isinstance(self.worry_back, bool):
             raise InputError(f"worry must be yes or no, got {self.worry_back!r}")
+        if self.decks not in (1, 2) or isinstance(self.decks, bool):
+            raise InputError(f"decks must be 1 or 2, got {self.decks!r}")
+        if self.foundations not in FOUNDATION_RULES or isinstance(self.foundations, bool):
+            raise InputError(f"foundations must be 4 or 8, got {self.foundations!r}")
+        if self.foundations == 8 and self.decks != 2:
+            raise InputError("8 foundations need two decks (--decks 2)")
 
     def __str__(self) -> str:
+        """``draw=3,passes=unlimited,empty=king,worry=yes``; two-deck rules add
+        ``,decks=2,foundations=4|8`` (one-deck rules strings are as they always were)."""
         passes = "unlimited" if self.passes is None else str(self.passes)
         worry = "yes" if self.worry_back else "no"
-        return f"draw={self.draw},passes={passes},empty={self.empty_rule},worry={worry}"
+        text = f"draw={self.draw},passes={passes},empty={self.empty_rule},worry={worry}"
+        if self.decks != 1:
+            text += f",decks={self.decks},foundations={self.foundations}"
+        return text
 
     @classmethod
     def parse(cls, text: str) -> "Rules":
-        """Parse ``draw=3,passes=3,empty=any,worry=no`` (any subset; the rest default) or a preset name."""
+        """Parse ``draw=3,passes=3,empty=any,worry=no,decks=2,foundations=8`` (any subset; the
+        rest default) or a preset name."""
         text = text.strip()
         if "=" not in text:
             return preset(text)
@@ -56,10 +75,13 @@ class Rules:
         for part in text.split(","):
             key, sep, value = part.partition("=")
             key = key.strip().lower()
-            if not sep or key not in ("draw", "passes", "empty", "worry"):
-                raise InputError(f"bad rules item {part.strip()!r} (keys: draw, passes, empty, worry)")
+            if not sep or key not in RULES_KEYS:
+                raise InputError(f"bad rules item {part.strip()!r} (keys: {', '.join(RULES_KEYS)})")
             fields[key] = value.strip()
         return with_options(cls(), **fields)
+
+
+RULES_KEYS = ("draw", "passes", "empty", "worry", "decks", "foundations")
 
 
 def parse_draw(value: str | int) -> int:
@@ -92,14 +114,25 @@ def parse_worry(value: str | bool) -> bool:
     raise InputError(f"worry must be yes or no, got {value!r}")
 
 
+def parse_count(name: str, value: str | int, allowed: tuple[int, ...]) -> int:
+    """A whole number among ``allowed`` (``decks`` 1|2, ``foundations`` 4|8), as typed."""
+    text = str(value).strip()
+    if not text.isdigit() or int(text) not in allowed:
+        raise InputError(f"{name} must be {' or '.join(map(str, allowed))}, got {value!r}")
+    return int(text)
+
+
 def with_options(
     base: Rules,
     draw: str | int | None = None,
     passes: str | int | None = None,
     empty: str | None = None,
     worry: str | bool | None = None,
+    decks: str | int | None = None,
+    foundations: str | int | None = None,
 ) -> Rules:
-    """``base`` with the given option values (as typed by a user) replaced."""
+    """``base`` with the given option values (as typed by a user) replaced. One deck always
+    has 4 foundations: ``decks=1`` alone resets them."""
     changes: dict[str, object] = {}
     if draw is not None:
         changes["draw"] = parse_draw(draw)
@@ -109,6 +142,12 @@ def with_options(
         changes["empty_rule"] = str(empty).strip().lower()
     if worry is not None:
         changes["worry_back"] = parse_worry(worry)
+    if decks is not None:
+        changes["decks"] = parse_count("decks", decks, (1, 2))
+        if changes["decks"] == 1 and foundations is None:
+            changes["foundations"] = 4
+    if foundations is not None:
+        changes["foundations"] = parse_count("foundations", foundations, FOUNDATION_RULES)
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
@@ -136,8 +175,12 @@ PRESETS: dict[str, Preset] = {
                "double solitaire with the three-pass house limit (double-solitaire-open-race.txt)"),
         Preset("simultaneous-fr", Rules(3, None, "king", False),
                "Simultaneous Solitaire, French page: draw 3, unlimited (simultaneous-solitaire-fr.txt)"),
-        Preset("double-klondike", Rules(3, None, "any", True),
-               "Double Klondike: draw 3, unlimited, any card in a space (double-klondike.txt)"),
+        Preset("double-klondike", Rules(3, None, "any", True, decks=2, foundations=4),
+               "Double Klondike: two decks, 9 piles, 4 foundations built A..K twice, draw 3, "
+               "unlimited, any card in a space (double-klondike.txt)"),
+        Preset("double-klondike-8", Rules(3, None, "any", True, decks=2, foundations=8),
+               "Double Klondike with 8 foundations, two per suit, each A..K (double-klondike.txt's "
+               "variant; Solvitaire's two-deck Klondike)"),
         Preset("single-pass", Rules(1, 1, "king", True),
                "single pass through the stock, draw 1 (casino 'Vegas' draw one)"),
         Preset("single-pass-3", Rules(3, 1, "king", True),

@@ -41,6 +41,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import __version__, deals
+from .cards import full_shape
+from .deal import Deal
 from .errors import InputError
 from .limits import checked_limit
 from .progress import DEFAULT_LOG_EVERY, Progress, Tally
@@ -365,10 +367,15 @@ def solve_chunk(task: Task) -> pa.Table:
     memory_mb = task.limits.memory_mb or api.default_memory_mb(workers)
     schema = schema_of(task.grading)
     columns: dict[str, list] = {name: [] for name in schema.names}
-    deal, deal_seed = None, None
+    seed_deals: dict[int, Deal] = {}     # the seed's deal by decks (rule sets may differ)
+    deal_seed = None
     for seed, text in rows:
         if seed != deal_seed:
-            deal, deal_seed = deals.make_deal(task.convention, seed), seed
+            seed_deals, deal_seed = {}, seed
+        decks = rules[text].decks
+        if decks not in seed_deals:
+            seed_deals[decks] = deals.make_deal(task.convention, seed, full_shape(decks))
+        deal = seed_deals[decks]
         _mark_running(seed)
         limits = {"max_nodes": task.limits.max_nodes, "timeout": task.limits.timeout, "memory_mb": memory_mb}
         if task.grading:

@@ -1,0 +1,265 @@
+"""Two decks (Double Klondike): the rules model and its options, the referee's foundation rules
+(4 foundations built A..K twice, or 8 two per suit), and its brute-force search on small
+two-deck shapes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dsolve.cards import DOUBLE, DeckShape, parse_card
+from dsolve.deal import Deal
+from dsolve.errors import InputError
+from dsolve.moves import FOUNDATION_TO_TABLEAU, TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from dsolve.referee import Game, IllegalMove, random_small_deal, replay, search
+from dsolve.rules import PRESETS, Rules, preset
+
+from test_cli import fails, ok
+
+FOUR = Rules(1, None, "king", True, decks=2, foundations=4)
+EIGHT = Rules(1, None, "king", True, decks=2, foundations=8)
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(t) for t in text.split()]
+
+
+# --------------------------------------------------------------------- rules and options
+
+def test_presets() -> None:
+    assert preset("double-klondike") == Rules(3, None, "any", True, decks=2, foundations=4)
+    assert preset("double-klondike-8") == Rules(3, None, "any", True, decks=2, foundations=8)
+    assert str(preset("double-klondike")) == "draw=3,passes=unlimited,empty=any,worry=yes,decks=2,foundations=4"
+
+
+def test_one_deck_rules_strings_are_unchanged() -> None:
+    assert str(Rules()) == "draw=3,passes=unlimited,empty=king,worry=yes"
+    for p in PRESETS.values():
+        if p.rules.decks == 1:
+            assert "decks" not in str(p.rules) and Rules.parse(str(p.rules)) == p.rules
+
+
+@pytest.mark.parametrize("rules", [FOUR, EIGHT, preset("double-klondike-8")])
+def test_rules_strings_round_trip(rules: Rules) -> None:
+    assert Rules.parse(str(rules)) == rules
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"foundations": 8}, "8 foundations need two decks"),
+    ({"decks": 3}, "decks must be 1 or 2"),
+    ({"decks": 2, "foundations": 6}, "foundations must be 4 or 8"),
+])
+def test_bad_rules(kwargs: dict, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        Rules(**kwargs)
+
+
+def test_rules_options() -> None:
+    assert ok("rules", "--decks", "2").strip() == str(Rules(decks=2))
+    assert ok("rules", "--decks", "2", "--foundations", "8").strip() == str(Rules(decks=2, foundations=8))
+    assert ok("rules", "--preset", "double-klondike", "--foundations", "8").strip() == str(
+        preset("double-klondike-8"))
+    assert ok("rules", "--preset", "double-klondike-8", "--decks", "1").strip() == str(
+        Rules(3, None, "any", True))
+    assert "double-klondike-8" in ok("rules")
+    assert "8 foundations need two decks" in fails("rules", "--foundations", "8")
+    assert "decks must be 1 or 2" in fails("rules", "--decks", "two")
+    assert "foundations must be 4 or 8" in fails("rules", "--rules", "decks=2,foundations=5")
+
+
+def test_show_two_decks() -> None:
+    out = ok("show", "1", "--decks", "2")
+    assert "59 cards" in out and "   9" in out.splitlines()[0]
+    assert "decks must be 1 or 2" in fails("show", "1", "--decks", "3")
+
+
+def test_bad_two_deck_deals() -> None:
+    pack = DOUBLE.cards() * 2
+    piles = [pack[sum(range(k)):sum(range(k + 1))] for k in range(1, 10)]
+    assert Deal(piles, pack[45:], DOUBLE).dealt
+    with pytest.raises(InputError, match="3 copies"):
+        Deal(piles, pack[45:-1] + pack[:1], DOUBLE)
+    with pytest.raises(InputError, match="103 cards"):
+        Deal(piles, pack[45:-1], DOUBLE)
+
+
+# --------------------------------------------------------------------- the referee
+
+SHAPE = DeckShape(1, 3, 2, decks=2)      # AC 2C 3C twice, 2 piles
+
+
+def game(rules: Rules, foundations: list[int], piles: str = "3C | 2C", stock: str = "") -> Game:
+    """A clubs-only two-deck game: the foundation piles' heights as given, the rest in the piles
+    and stock."""
+    tableau = [cards(p) for p in piles.split(" | ")]
+    home = [r * 4 for h in foundations for r in range(h)]
+    deal = Deal(tableau, cards(stock), SHAPE, foundations=tuple(foundations))
+    assert len(home) + sum(map(len, tableau)) + len(deal.stock) == 6
+    return Game(deal, rules)
+
+
+def test_four_foundations_build_a_to_k_twice() -> None:
+    g = game(FOUR, [1, 0], "3C | 2C", "AC 2C 3C")
+    # The second ace waits for the first king.
+    g.apply(Move("turn"))
+    with pytest.raises(IllegalMove, match="needs 2C"):
+        g.apply(Move(WASTE_TO_FOUNDATION, card=parse_card("AC")))
+    g.apply(Move(TABLEAU_TO_FOUNDATION, src=1, card=parse_card("2C")))
+    g.apply(Move(TABLEAU_TO_FOUNDATION, src=0, card=parse_card("3C")))
+    assert g.foundations == {0: 3, 1: 0}
+    g.apply(Move(WASTE_TO_FOUNDATION, card=parse_card("AC")))
+    assert g.foundations == {0: 3, 1: 1}
+    # Worrying back takes the suit's top: the second ace, not the first king.
+    assert g.foundation_tops() == {1: parse_card("AC")}
+    with pytest.raises(IllegalMove, match="not the top card"):
+        g.apply(Move(FOUNDATION_TO_TABLEAU, dst=1, card=parse_card("3C")))
+    for _ in range(2):
+        g.apply(Move("turn"))
+        g.apply(Move(WASTE_TO_FOUNDATION))
+    assert g.won
+
+
+def test_eight_foundations_two_piles_a_suit() -> None:
+    g = game(EIGHT, [1, 0], "3C | 2C", "AC 2C 3C")
+    g.apply(Move("turn"))
+    g.apply(Move(WASTE_TO_FOUNDATION, card=parse_card("AC")))     # the second pile's ace
+    assert g.foundations == {0: 1, 1: 1}
+    g.apply(Move(TABLEAU_TO_FOUNDATION, src=1, card=parse_card("2C")))
+    g.apply(Move(TABLEAU_TO_FOUNDATION, src=0, card=parse_card("3C")))
+    assert g.foundations == {0: 3, 1: 1}
+    assert g.foundation_tops() == {0: parse_card("3C"), 1: parse_card("AC")}
+    g.apply(Move(FOUNDATION_TO_TABLEAU, dst=0, card=parse_card("3C")))
+    assert g.foundations == {0: 2, 1: 1}
+    g.apply(Move("turn"))
+    g.apply(Move(WASTE_TO_FOUNDATION, card=parse_card("2C")))
+    assert g.foundations == {0: 2, 1: 2}
+    g.apply(Move("turn"))
+    g.apply(Move(TABLEAU_TO_FOUNDATION, src=0, card=parse_card("3C")))
+    g.apply(Move(WASTE_TO_FOUNDATION, card=parse_card("3C")))
+    assert g.won
+
+
+@pytest.mark.parametrize("rules", [FOUR, EIGHT])
+@pytest.mark.parametrize("seed", range(6))
+def test_search_decides_small_two_deck_shapes(rules: Rules, seed: int) -> None:
+    rng = random.Random(seed)
+    shape = DeckShape(suits=3, ranks=4, columns=5, decks=2)
+    deal = random_small_deal(rng, shape)
+    assert sorted(deal.cards) == sorted(shape.cards() * 2) and len(deal.stock) == 9
+    rules = Rules(rng.choice([1, 3]), rng.choice([None, 2]), rng.choice(["king", "any"]),
+                  rng.choice([True, False]), decks=2, foundations=rules.foundations)
+    result = search(deal, rules, limit=400_000)
+    assert result.winnable is not None
+    if result.winnable:
+        assert replay(deal, rules, result.moves).won
+
+
+def test_four_and_eight_foundations_differ() -> None:
+    """Some small deal is won with 8 foundations and lost with 4 (8 allow every move 4 do, and
+    more: both aces of a suit may start a pile at once)."""
+    rng = random.Random(7)
+    shape = DeckShape(suits=1, ranks=4, columns=3, decks=2)
+    four, eight = (Rules(3, 1, "king", False, decks=2, foundations=n) for n in (4, 8))
+    differ = 0
+    for _ in range(60):
+        deal = random_small_deal(rng, shape)
+        won_four = search(deal, four).winnable
+        won_eight = search(deal, eight).winnable
+        assert not (won_four and not won_eight)
+        differ += won_eight and not won_four
+    assert differ > 0
+
+
+# --------------------------------------------------------------------- the native core
+
+ALL_TWO_DECK_RULES = [Rules(draw, passes, empty, worry, decks=2, foundations=foundations)
+                      for draw in (1, 2, 3) for passes in (1, 2, None)
+                      for empty in ("king", "any", "none") for worry in (True, False)
+                      for foundations in (4, 8)]
+TWO_DECK_DEALS = {"2x1x4/3": 10, "2x2x3/3": 10, "2x2x4/4": 6}
+SLOW_TWO_DECK_DEALS = {"2x2x4/4": 30, "2x3x4/5": 4}
+
+
+@pytest.mark.parametrize("rules", ALL_TWO_DECK_RULES, ids=str)
+def test_core_matches_brute_force_on_two_decks(rules: Rules) -> None:
+    """solve (and its complete search alone, with a tiny table, and its relaxation) against the
+    referee's brute force on small two-deck shapes, every winning line replayed (see
+    test_solver.differential)."""
+    from test_solver import differential
+
+    for shape, count in TWO_DECK_DEALS.items():
+        differential("two decks", shape, rules, count)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ALL_TWO_DECK_RULES, ids=str)
+def test_core_matches_brute_force_on_two_decks_many(rules: Rules) -> None:
+    from test_solver import differential
+
+    for shape, count in SLOW_TWO_DECK_DEALS.items():
+        differential("two decks, slow", shape, rules, count)
+
+
+def test_check_and_survey_two_decks(tmp_path) -> None:
+    import json
+
+    shown = json.loads(ok("check", "3", "--preset", "double-klondike-8", "--json", "--timeout", "20"))
+    assert shown["verdict"] == "winnable" and shown["shape"] == "2x4x13/9"
+    assert shown["rules"].endswith("decks=2,foundations=8")
+    assert "2 deck(s) but the rules are for 1" in fails("check", "1", "--shape", "2x4x13/9")
+    out = tmp_path / "survey"
+    ok("survey", "--out", str(out), "--seeds", "1-2", "--preset", "double-klondike-8", "--preset", "standard",
+       "--timeout", "5")
+    stats = ok("stats", str(out))
+    assert "decks=2,foundations=8" in stats and "draw=3,passes=unlimited,empty=king,worry=yes" in stats
+
+
+# --------------------------------------------------------------------- Solvitaire's two-deck verdicts
+
+def double_rows(decided_only: bool, per_file: int | None) -> list:
+    """Rows of ../shared/oracle/double-verdicts-*.csv (two decks, 8 foundations), spread evenly
+    over each file when ``per_file`` is given."""
+    import csv
+
+    from oracle_data import ORACLE
+
+    out = []
+    for path in sorted(ORACLE.glob("double-verdicts-*.csv")):
+        with path.open(newline="") as f:
+            rows = [r for r in csv.DictReader(f) if not decided_only or r["verdict"] != "unknown"]
+        if per_file is not None and len(rows) > per_file:
+            rows = [rows[i * len(rows) // per_file] for i in range(per_file)]
+        out += [pytest.param(row, id=f"{path.stem}-seed{row['seed']}") for row in rows]
+    return out
+
+
+def double_agrees(row: dict, timeout: float) -> None:
+    from dsolve.api import check
+
+    assert row["decks"] == "2"
+    rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
+                  decks=2, foundations=8)
+    result = check(int(row["seed"]), rules, timeout=timeout)
+    if result.verdict == "unknown":
+        pytest.skip("not decided within the timeout (not a disagreement)")
+    assert result.verdict == row["verdict"], (row, result.verdict)
+    if result.verdict == "winnable":
+        deal = solvitaire_double(int(row["seed"]))
+        assert replay(deal, rules, result.moves).won
+
+
+def solvitaire_double(seed: int) -> Deal:
+    from dsolve.deals import solvitaire
+
+    return solvitaire(seed, DOUBLE)
+
+
+@pytest.mark.parametrize("row", double_rows(True, 15))
+def test_sample_agrees_with_solvitaire_two_decks(row: dict) -> None:
+    double_agrees(row, 2.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", double_rows(True, None))
+def test_every_row_agrees_with_solvitaire_two_decks(row: dict) -> None:
+    double_agrees(row, 10.0)

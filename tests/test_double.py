@@ -14,7 +14,7 @@ from dsolve.moves import FOUNDATION_TO_TABLEAU, TABLEAU_TO_FOUNDATION, WASTE_TO_
 from dsolve.referee import Game, IllegalMove, random_small_deal, replay, search
 from dsolve.rules import PRESETS, Rules, preset
 
-from test_cli import fails, ok
+from conftest import fails, ok
 
 FOUR = Rules(1, None, "king", True, decks=2, foundations=4)
 EIGHT = Rules(1, None, "king", True, decks=2, foundations=8)
@@ -221,7 +221,7 @@ def double_rows(decided_only: bool, per_file: int | None) -> list:
     over each file when ``per_file`` is given."""
     import csv
 
-    from oracle_data import ORACLE
+    from conftest import ORACLE
 
     out = []
     for path in sorted(ORACLE.glob("double-verdicts-*.csv")):

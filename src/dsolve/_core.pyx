@@ -33,6 +33,9 @@ cdef enum:
     TRANSFER = 0x80      # marks a recorded card (< MAX_CARD) as a lone child moved, not sent home
 
 cdef extern from *:
+    """
+    #define DSOLVE_ONE_DECK(cfg) __builtin_expect((cfg)->unique_cards, 1)
+    """
     void __builtin_prefetch(const void* address) nogil
     int ctz64 "__builtin_ctzll" (unsigned long long x) nogil
 
@@ -48,6 +51,12 @@ cdef enum:
     LIMIT_SECONDS = 2
     LIMIT_MEMORY = 3
     LIMIT_INTERRUPT = 4
+
+cdef extern from *:
+    # Whether the game has one deck (Config.unique_cards), hinted as the likely case: the
+    # one-deck search pays for the two-deck switches with branches laid out out of its way
+    # (without the hint they cost it about 5 % of its speed).
+    bint one_deck "DSOLVE_ONE_DECK" (const Config* cfg) nogil
 
 include "_core_state.pxi"
 include "_core_movegen.pxi"

@@ -31,7 +31,7 @@ cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept no
     cdef int waste_pile = cfg.piles, npiles = cfg.piles, p, k, q, r, su, x, n_stuck = 0
     cdef bint changed = True, movable
     cdef uint8_t d
-    if cfg.empty_rule == EMPTY_ANY or not cfg.unique_cards:
+    if cfg.empty_rule == EMPTY_ANY or not one_deck(cfg):
         return False        # two decks: pile_of / pos_of hold one place per card
     memset(pile_of, -1, MAX_CARD)
     for p in range(cfg.piles):

@@ -69,7 +69,7 @@ cdef void pile_key(const Config* cfg, const State* s, int p, PileKey* out) noexc
     out.a = out.b = out.upper = out.on_high_twin = out.face_up = 0
     if s.length[p] == 0:
         return
-    if not cfg.unique_cards:
+    if not one_deck(cfg):
         pile_key_two_decks(s, p, out)
         return
     x = s.card[p][d]
@@ -185,7 +185,7 @@ cdef inline void key_of(const Config* cfg, const PileKey* total, const uint8_t* 
             else:
                 a += PAIR_KEY[0][x][1] - PAIR_KEY[0][x][0]
                 b += PAIR_KEY[1][x][1] - PAIR_KEY[1][x][0]
-    if cfg.unique_cards:
+    if one_deck(cfg):
         for x in range(4):
             a += HOME_KEY[0][x][home[x]]
             b += HOME_KEY[1][x][home[x]]
@@ -298,7 +298,7 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
     cdef uint64_t mask = s.talon_mask, cursor = cursor_state(s)
     cdef PileKey total = s.piles_key
     cdef PileKey src, dst
-    if not cfg.unique_cards:
+    if not one_deck(cfg):
         return False
     memcpy(home, s.home, 8)
     if (m.kind == MV_TABLEAU_FOUNDATION or m.kind == MV_TALON_FOUNDATION) and (

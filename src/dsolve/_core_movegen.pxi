@@ -126,7 +126,7 @@ cdef inline bint may_head(const Config* cfg, const State* s, int a, int i) noexc
     """Whether face-up card i of pile a may head a tableau move: the pile's lowest face-up card,
     or a partial run's whose exposed card goes home next (see gen_runs); with two decks any
     (Theorem 4 is proved for one copy of each card: not re-argued here)."""
-    return i == s.down[a] or not cfg.unique_cards or goes_home(cfg, s, s.card[a][i - 1])
+    return i == s.down[a] or not one_deck(cfg) or goes_home(cfg, s, s.card[a][i - 1])
 
 cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, int a, int b,
                               int i, int down) noexcept nogil:
@@ -142,7 +142,7 @@ cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, 
                                 s.card[a][i])
     else:
         out.n_partial = add(out.partial, out.n_partial, MV_TABLEAU_TABLEAU, a, b, i,
-                            FLAG_THEN_HOME if cfg.unique_cards else 0, s.card[a][i])
+                            FLAG_THEN_HOME if one_deck(cfg) else 0, s.card[a][i])
 
 cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) noexcept nogil:
     """The talon positions reachable now (K+, Bjarnason, Tadepalli & Fern 2007), each with
@@ -240,7 +240,7 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
             n = add(moves, n, MV_TALON_FOUNDATION, 0, 0, pos[j], pflags[j], x)
     for j in range(npos):
         x = cfg.stock_card[s.talon[pos[j]]]
-        if cfg.draw1_reserve and cfg.unique_cards and not could_build_on(builds, x):
+        if cfg.draw1_reserve and one_deck(cfg) and not could_build_on(builds, x):
             continue
         to = targets(cfg, accept, x, empty)
         while to:
@@ -264,7 +264,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     cdef uint32_t to
     cdef uint8_t c
     cdef Accepting accept
-    cdef bint have_builds = cfg.draw1_reserve and cfg.unique_cards  # builders(), worked out when
+    cdef bint have_builds = cfg.draw1_reserve and one_deck(cfg)  # builders(), worked out when
                                                                     # first needed (one deck)
     cdef uint32_t builds = 0
     cdef RunMoves runs
@@ -277,23 +277,25 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             c = s.card[p][s.length[p] - 1]
             if goes_home(cfg, s, c):
                 n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
-    if not cfg.unique_cards:
+    if not one_deck(cfg):
         memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
         n += runs.n_reveals
     n = gen_talon(cfg, s, accept, moves, n, empty, builds)
-    if cfg.unique_cards:
+    if one_deck(cfg):
         memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
         n += runs.n_reveals
-    if cfg.unique_cards:
+    if one_deck(cfg):
         memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
         n += runs.n_partial
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
     n += runs.n_empties
-    if not cfg.unique_cards:
-        # Two decks: every partial run (see may_head), then the cards back from the foundations,
-        # last: without the one-deck reductions most of them only shuffle cards about, and
-        # taken first they lead the search astray (on seeds 1..20 of double-klondike, 10 won
-        # within 3 s with this order, 4 with the foundation cards before the partial runs).
+    if not one_deck(cfg) and cfg.two_rounds:
+        # Two decks: every partial run (see may_head) and every card back from the foundations
+        # come last: without the one-deck reductions most of them only shuffle cards about, and
+        # taken early they lead the search astray. With 4 foundations the cards back last (on
+        # seeds 1..20 of double-klondike 10 won within 3 s so, 4 with the partial runs last);
+        # with 8 the partial runs (on seeds 21..40 of double-klondike-8 with king spaces, 18
+        # won within 3 s so, 12 with the cards back last).
         memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
         n += runs.n_partial
     if cfg.worry_back:
@@ -301,7 +303,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             c = foundation_top(cfg, s.home, su)
             if c == NO_CARD:
                 continue
-            if not cfg.unique_cards:
+            if not one_deck(cfg):
                 # Two decks: every card back (these filters are argued for one copy of each card),
                 # from a lower pile only when its top differs from the higher's (else the same).
                 if su < 4 or s.home[su] != s.home[su - 4]:
@@ -328,4 +330,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             while to:
                 n = add(moves, n, MV_FOUNDATION_TABLEAU, su, ctz64(to), 0, 0, c)
                 to &= to - 1
+    if not one_deck(cfg) and not cfg.two_rounds:
+        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
+        n += runs.n_partial
     return n

@@ -362,7 +362,7 @@ cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
     moves; their searches, without the one-deck reductions, can wander tens of thousands of moves
     deep), and a deeper child is skipped rather than the search stopped (see search)."""
     S.max_cap = <int>(max(table_bytes, <size_t>MIN_STACK_BYTES) // sizeof(Frame))
-    if not S.cfg.unique_cards:
+    if not one_deck(&S.cfg):
         S.max_cap = MAX_DEPTH_TWO_DECKS
     S.cap = 64
     S.nodes = 0

@@ -5,7 +5,7 @@
 # foundations below (home_slot, goes_home, send_home, foundation_top, take_home, safe_at), the
 # key of a pile (pile_key) and the foundations' share of the key (key_of), switched by the Config.
 # Two copies of each card break the arguments of some reductions; with two decks these are off
-# (cfg.unique_cards 0): twin classes (their card sets assume one copy), the dead-end test (one
+# (one_deck(cfg) false): twin classes (their card sets assume one copy), the dead-end test (one
 # place per card), Blake & Gent's safe-move rule (replaced by safe_two_decks), safe moves from
 # the draw-1 reserve, Theorem 4's partial-run pruning (every partial run is generated), the
 # filters on worrying back and on the draw-1 reserve's moves to the tableau (builders), and the
@@ -38,7 +38,7 @@ cdef inline int home_slot(const Config* cfg, const uint8_t* home, uint8_t c) noe
     takes c, else its lower one (slot s + 4); the two piles of a suit are interchangeable, and
     filling the higher first keeps slot s at least slot s + 4: one state for both orders."""
     cdef int su = c & 3, r = c >> 2, h = home[c & 3]
-    if cfg.unique_cards:
+    if one_deck(cfg):
         return su if h == r else -1
     if cfg.two_rounds:
         if h >= cfg.ranks:
@@ -49,7 +49,7 @@ cdef inline int home_slot(const Config* cfg, const uint8_t* home, uint8_t c) noe
     return su + 4 if home[su + 4] == r else -1
 
 cdef inline bint goes_home(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    if cfg.unique_cards:
+    if one_deck(cfg):
         return s.home[c & 3] == (c >> 2)
     return home_slot(cfg, s.home, c) >= 0
 
@@ -95,7 +95,7 @@ cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noex
     cdef int r1 = rank_of(c) + 1
     cdef int opp = (c & 1) ^ 1
     cdef int h1
-    if not cfg.unique_cards:
+    if not one_deck(cfg):
         return safe_two_decks(cfg, home, c)
     h1 = height(cfg, home, opp)
     cdef int h2 = height(cfg, home, opp + 2)
@@ -158,7 +158,7 @@ cdef inline void flip(const Config* cfg, State* s, int p) noexcept nogil:
         s.down[p] -= cfg.reveal[p][s.down[p]]
 
 cdef inline void send_home(const Config* cfg, State* s, uint8_t c) noexcept nogil:
-    if cfg.unique_cards:
+    if one_deck(cfg):
         s.home[c & 3] += 1
     else:
         s.home[home_slot(cfg, s.home, c)] += 1
@@ -256,7 +256,7 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
     none of them (nor its twin, see safe_home) goes home safely there is nothing to do. (Nor does
     such a move make a child lone: its twin leaves a card only for the foundation.) Not with two
     decks: there taking a card back can make a copy elsewhere safe (safe_two_decks, (2))."""
-    if not cfg.unique_cards:
+    if not one_deck(cfg):
         return apply_safe_moves(cfg, s, record)
     if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):
         if not top_goes_safely(cfg, s, m.src) and not top_goes_safely(cfg, s, m.dst):
@@ -331,7 +331,7 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
             if s.length[p] > 0 and goes_safely(cfg, s, s.card[p][s.length[p] - 1]):
                 n = safe_home(cfg, s, p, s.length[p] - 1, record, n)
                 changed = True
-        if cfg.draw1_reserve and cfg.unique_cards:    # not with two copies: see safe_two_decks
+        if cfg.draw1_reserve and one_deck(cfg):    # not with two copies: see safe_two_decks
             for su in range(cfg.suits):
                 if s.home[su] == cfg.ranks:
                     continue

@@ -50,8 +50,8 @@ MAX_VISITS = 3  # a position met more often than this: the player is going round
 
 @dataclass(frozen=True)
 class HiddenOptions:
-    """``samples``: worlds dealt per decision; ``max_nodes``: the core's budget per world (the
-    core counts positions in steps of 1024); ``memory_mb``: its table per world (a small table is
+    """``samples``: worlds dealt per decision; ``max_nodes``: the core's budget per world (it
+    stops at exactly that many positions); ``memory_mb``: its table per world (a small table is
     quick to set up); ``peek``: look through the stock first under unlimited passes."""
 
     samples: int = 8

@@ -167,10 +167,7 @@ def test_solve_matches_brute_force_many(shape, rules, count):
 
 def locked_runs(deal: Deal) -> int:
     """How many piles have face-up cards below their top run (see the core's hidden_region)."""
-    def runs(up: tuple[int, ...]) -> int:
-        return 1 + sum(not (lower // 4 == upper // 4 + 1 and (lower ^ upper) & 1)
-                       for lower, upper in zip(up, up[1:]))
-    return sum(runs(p[d:]) > 1 for p, d in zip(deal.tableau, deal.face_down) if p)
+    return sum(start > down for start, down in zip(_top_runs(deal), deal.face_down))
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=str)

@@ -188,14 +188,8 @@ def position_keys(list piles, list down, list talon, int suits, int ranks, int d
     n = gen_moves(&cfg, &s, moves)
     children = []
     for i in range(n):
-        memcpy(&child, &s, sizeof(State))
-        apply_move(&cfg, &child, moves[i])
-        safe_moves_after(&cfg, &child, moves[i], record)
-        if child.total_home == cfg.total:
-            children.append((0, 0))
-        else:
-            state_key(&cfg, &child, &ka, &kb)
-            children.append((ka, kb))
+        made_child_key(&cfg, &s, moves[i], &child, &ka, &kb)
+        children.append((ka, kb))
     return key, sorted(children)
 
 

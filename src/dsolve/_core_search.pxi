@@ -98,19 +98,25 @@ cdef void expand(Search* S, Frame* f) noexcept nogil:
 cdef bint verify_quick_keys = False
 cdef long long quick_keys_checked = 0, quick_keys_wrong = 0
 
+cdef void made_child_key(const Config* cfg, const State* parent, Move m, State* child,
+                         uint64_t* ka, uint64_t* kb) noexcept nogil:
+    """Make in ``child`` the position move m leads to from ``parent``, safe moves included, and
+    key it (``ka`` 0: a win)."""
+    cdef uint8_t sent[2 * MAX_CARD]
+    memcpy(child, parent, sizeof(State))
+    apply_move(cfg, child, m)
+    safe_moves_after(cfg, child, m, sent)
+    if child.total_home == cfg.total:
+        ka[0] = kb[0] = 0
+    else:
+        state_key(cfg, child, ka, kb)
+
 cdef void key_made_child(Search* S, const Frame* f, int i, uint64_t* ka, uint64_t* kb,
                          uint8_t* talon_len) noexcept nogil:
     """Key the position f's i-th move leads to (``ka`` 0: a win), and its talon size, by making
     it in S.scratch."""
-    cdef uint8_t sent[2 * MAX_CARD]
-    memcpy(&S.scratch, &f.s, sizeof(State))
-    apply_move(&S.cfg, &S.scratch, f.moves[i])
-    safe_moves_after(&S.cfg, &S.scratch, f.moves[i], sent)
+    made_child_key(&S.cfg, &f.s, f.moves[i], &S.scratch, ka, kb)
     talon_len[0] = S.scratch.talon_len
-    if S.scratch.total_home == S.cfg.total:
-        ka[0] = kb[0] = 0
-    else:
-        state_key(&S.cfg, &S.scratch, ka, kb)
 
 cdef void check_quick_key(Search* S, Frame* f, int i) noexcept nogil:
     """Key f's i-th child the long way and count whether quick_key agreed (see quick_key_check)."""

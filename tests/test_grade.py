@@ -83,7 +83,8 @@ def test_grade_cli_json_and_bad_input():
     assert data["seed"] == 2 and data["hidden_plays"] == 2
     text = dsolve("grade", "1", "--preset", "race")
     assert text.returncode == 0 and "unwinnable" in text.stdout
-    for bad in (["grade", "x"], ["grade", "2", "--plays", "0"], ["grade", "2", "--preset", "nope"]):
+    for bad in (["grade", "x"], ["grade", "2", "--plays", "0"], ["grade", "2", "--preset", "nope"],
+                ["grade", "-5"], ["grade", "2", "--timeout", "nan"]):
         failed = dsolve(*bad)
         assert failed.returncode == 2 and failed.stderr.startswith("dsolve: error:")
         assert len(failed.stderr.strip().splitlines()) == 1

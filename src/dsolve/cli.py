@@ -437,14 +437,14 @@ def _format_grade(g: Any) -> str:
         + f"  ({g.seconds:.2f} s)"])
 
 
-@main.command()
+@main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
 @hidden_options
 @click.option("--json", "as_json", is_flag=True,
               help="print one JSON object: seed, rules, verdict, moves, hidden_win_rate, hidden_plays, "
                    "careless_win_rate, traps, difficulty and the rest of the grade")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S",
+@click.option("--timeout", type=_Limit(), metavar="S",
               help="seconds for the thoughtful verdict (unknown: the deal is not played)")
 def grade(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
           plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, as_json: bool,

@@ -9,7 +9,8 @@ import os
 import pytest
 
 from dsolve.rules import preset
-from dsolve.survey import Limits, Task, run_survey, solve_chunk
+from dsolve.klondike.rows import solve_chunk
+from dsolve.survey import Limits, Task, run_survey
 
 SEEDS = range(1, 21)
 LIMITS = Limits(timeout=2)  # a seed that hits it costs 2 s: the rates count unknowns at that price
@@ -19,7 +20,7 @@ PRESETS = ("standard", "standard-1", "casino", "single-pass", "double-klondike")
 @pytest.mark.parametrize("name", PRESETS)
 def test_chunk_throughput(benchmark, name):
     """One worker solving one chunk: the per-core rate of a survey under one rule set."""
-    task = Task("solvitaire", SEEDS.start, SEEDS.stop, (str(preset(name)),), LIMITS)
+    task = Task("solve", "solvitaire", SEEDS.start, SEEDS.stop, (str(preset(name)),), LIMITS)
     table = benchmark.pedantic(solve_chunk, args=(task,), rounds=2, iterations=1)
     assert table.num_rows == len(SEEDS)
     benchmark.extra_info["seeds_per_second_per_core"] = len(SEEDS) / benchmark.stats.stats.mean

@@ -25,7 +25,7 @@ from dsolve.cli import rules_from_options, rules_options
 from dsolve.deals import make_deal
 from dsolve.players.grade import DEFAULT_PLAYS, grade
 from dsolve.players.hidden import HiddenOptions
-from dsolve.stats import wilson
+from dsolve.survey.stats import wilson
 from dsolve.survey import parse_seeds
 
 

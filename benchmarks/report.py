@@ -26,7 +26,7 @@ from dsolve.cli import rules_from_options, rules_options
 from dsolve.deals import CONVENTIONS, DEFAULT_CONVENTION
 from dsolve.errors import InputError
 from dsolve.rules import Rules
-from dsolve.stats import Spread
+from dsolve.survey.stats import Spread
 from dsolve.survey import parse_seeds
 
 TABLE_ENTRY_BYTES = 16  # two 64-bit halves of a position key

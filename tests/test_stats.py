@@ -4,7 +4,7 @@ import json
 import pyarrow as pa
 import pytest
 
-from dsolve.stats import WinRange, format_compare, format_stats, summarize, wilson
+from dsolve.survey.stats import WinRange, format_compare, format_stats, summarize, wilson
 
 
 def test_wilson_matches_published_values():

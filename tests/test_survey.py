@@ -24,8 +24,10 @@ from dsolve.errors import InputError
 from dsolve.moves import TURN, Move
 from dsolve.result import Result
 from dsolve.rules import preset
-from dsolve.stats import WinRange
-from dsolve.survey import Limits, load, parse_seeds, plan, retry_unknown, run_survey
+from dsolve.klondike.rows import SCHEMA, solve_chunk
+from dsolve.survey import Limits, executors, load, parse_seeds, retry_unknown, run, run_survey, store
+from dsolve.survey.stats import WinRange
+from dsolve.survey.store import plan
 
 RULES = [preset("standard"), preset("casino")]
 def expected_rows(seeds, rules=RULES, convention="solvitaire") -> list[tuple]:
@@ -41,7 +43,7 @@ def expected_rows(seeds, rules=RULES, convention="solvitaire") -> list[tuple]:
 
 def rows_of(out) -> list[tuple]:
     table = load(out)[1]
-    return sorted(zip(*(table[name].to_pylist() for name in survey.SCHEMA.names)), key=lambda r: r[:2])
+    return sorted(zip(*(table[name].to_pylist() for name in SCHEMA.names)), key=lambda r: r[:2])
 
 
 def test_parse_seeds():
@@ -71,7 +73,7 @@ def test_survey_writes_chunks_and_manifest(fake, tmp_path):
     assert names == [".lock", "_manifest.json", "chunk-000000001.parquet", "chunk-000000005.parquet",
                      "chunk-000000010.parquet", "chunk-000000015.parquet", "chunk-000000020.parquet"]
     manifest = json.loads((out / "_manifest.json").read_text())
-    assert manifest["rules"] == [str(r) for r in RULES] and manifest["convention"] == "solvitaire"
+    assert manifest["settings"] == [str(r) for r in RULES] and manifest["job"] == "solve" and manifest["convention"] == "solvitaire"
     assert manifest["seeds"] == [[1, 23]] and manifest["chunk_size"] == 5
     assert manifest["limits"] == {"max_nodes": 1000, "timeout": None, "memory_mb": None}
     assert manifest["dsolve_version"] == dsolve.__version__
@@ -152,16 +154,16 @@ def test_progress_of_a_resumed_run_counts_the_chunks_done_before(fake, tmp_path,
 
 
 @pytest.mark.parametrize("change, reason", [
-    ({"rules": [preset("standard")]}, "rule sets"),
+    ({"settings": [preset("standard")]}, "rule sets"),
     ({"convention": "greenfelt"}, "deal convention"),
     ({"limits": Limits(timeout=5)}, "limits"),
 ])
 def test_refuses_to_mix_surveys(fake, tmp_path, change, reason):
     out = tmp_path / "s"
     run_survey(out, range(1, 5), RULES, jobs=1)
-    assert json.loads((out / "_manifest.json").read_text())["chunk_size"] == survey.DEFAULT_CHUNK_SOLVES // 2
+    assert json.loads((out / "_manifest.json").read_text())["chunk_size"] == run.DEFAULT_CHUNK_ROWS // 2
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    args = {"rules": RULES, "convention": "solvitaire", "limits": None} | change
+    args = {"settings": RULES, "convention": "solvitaire", "limits": None} | change
     with pytest.raises(InputError, match=f"{reason} .* not mixed"):
         run_survey(out, range(1, 9), jobs=1, **args)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
@@ -191,7 +193,7 @@ def test_failed_write_is_an_input_error_and_leaves_no_temporary_file(fake, tmp_p
     def disk_full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(survey.pq, "write_table", disk_full)
+    monkeypatch.setattr(store.pq, "write_table", disk_full)
     out = tmp_path / "s"
     with pytest.raises(InputError, match="cannot write .*chunk-000000000.parquet: No space left on device"):
         run_survey(out, range(0, 10), RULES, jobs=1, chunk_size=5)
@@ -310,7 +312,7 @@ def test_without_dask_a_scheduler_names_the_extra(fake, tmp_path, monkeypatch):
 
 def test_unreachable_scheduler(fake, tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(survey, "SCHEDULER_TIMEOUT", 0.5)
+    monkeypatch.setattr(executors, "SCHEDULER_TIMEOUT", 0.5)
     out = tmp_path / "s"
     run_survey(out, range(1, 3), RULES, jobs=1)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
@@ -330,7 +332,7 @@ def test_cli_survey_stats_compare(fake, tmp_path):
     assert report.splitlines()[1].startswith("wall time 0.00 h in 1 run (each from its start to its last chunk)")
     assert "draw=1,passes=3,empty=king,worry=yes\n  seeds     40: " in report
     data = json.loads(ok("stats", out, "--json"))
-    assert data["survey"]["rules"] == ["draw=3,passes=unlimited,empty=king,worry=yes",
+    assert data["survey"]["settings"] == ["draw=3,passes=unlimited,empty=king,worry=yes",
                                        "draw=1,passes=3,empty=king,worry=yes"]
     assert [r["n"] for r in data["rule_sets"]] == [40, 40]
     assert data["wall_time"]["runs"] == 1 and data["wall_time"]["seeds"] == 40
@@ -475,12 +477,12 @@ def test_solve_chunk_passes_the_limits_on(monkeypatch):
 
     monkeypatch.setattr(api, "solve", spy)
     monkeypatch.setattr(limits_module, "available_memory_mb", lambda: 10_000.0)
-    task = survey.Task("solvitaire", 1, 2, (str(RULES[0]),), survey.DEFAULT_LIMITS)
-    survey.solve_chunk(task)
+    task = survey.Task("solve", "solvitaire", 1, 2, (str(RULES[0]),), survey.DEFAULT_LIMITS)
+    solve_chunk(task)
     # Without a memory limit: the default, shared among the local workers solving at once.
-    monkeypatch.setattr(survey, "_WORKER_SLOT", (SimpleNamespace(seeds=[0, 0], mark=lambda *a: None), 0))
-    survey.solve_chunk(task)
-    survey.solve_chunk(dataclasses.replace(task, limits=Limits(memory_mb=100)))
+    monkeypatch.setattr(executors, "_WORKER_SLOT", (SimpleNamespace(seeds=[0, 0], mark=lambda *a: None), 0))
+    solve_chunk(task)
+    solve_chunk(dataclasses.replace(task, limits=Limits(memory_mb=100)))
     assert seen == [{"max_nodes": None, "timeout": 60.0, "memory_mb": 5000},
                     {"max_nodes": None, "timeout": 60.0, "memory_mb": 2500},
                     {"max_nodes": None, "timeout": None, "memory_mb": 100}]

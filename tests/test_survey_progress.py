@@ -14,8 +14,8 @@ from pathlib import Path
 
 from conftest import fails
 
-from dsolve import progress, survey
-from dsolve.survey import Task
+from dsolve import survey
+from dsolve.survey import Task, executors, options, progress
 
 DRIVER = """
 import sys
@@ -37,7 +37,7 @@ def survey_command(tmp_path: Path, slow: float) -> list[str]:
 
 
 def test_a_log_gets_a_line_every_few_seconds_naming_the_slow_seed(tmp_path):
-    env = {**os.environ, survey.LOG_EVERY_ENV: "0.3"}
+    env = {**os.environ, options.LOG_EVERY_ENV: "0.3"}
     run = subprocess.run(survey_command(tmp_path, slow=2.5), capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0, run.stderr
     lines = run.stderr.splitlines()
@@ -53,7 +53,7 @@ def test_a_log_gets_a_line_every_few_seconds_naming_the_slow_seed(tmp_path):
 
 
 def test_the_log_interval_must_be_a_positive_number(fake, tmp_path, monkeypatch):
-    monkeypatch.setenv(survey.LOG_EVERY_ENV, "soon")
+    monkeypatch.setenv(options.LOG_EVERY_ENV, "soon")
     assert fails("survey", "--seeds", "1-3", "--out", str(tmp_path / "s"), "--jobs", "1") == (
         "dsolve: error: DSOLVE_PROGRESS_EVERY must be a positive finite number, got 'soon'")
 
@@ -91,9 +91,9 @@ def test_running_text_names_the_longest_first():
 
 
 def test_dask_shows_its_chunks_in_flight():
-    pool = survey._Pool(executor=None, workers=2)  # Dask: no word from the workers until a chunk ends
-    task = Task("solvitaire", 200, 400, ("draw=3",), survey.DEFAULT_LIMITS)
-    assert survey._running_now(pool, [(task, 12.0)]) == ("in flight", [("chunk 200-399", 12.0)])
+    pool = executors.Pool(executor=None, workers=2)  # Dask: no word from the workers until a chunk ends
+    task = Task("solve", "solvitaire", 200, 400, ("draw=3",), survey.DEFAULT_LIMITS)
+    assert executors.running_now(pool, [(task, 12.0)]) == ("in flight", [("chunk 200-399", 12.0)])
 
 
 def test_a_log_line_when_due_and_not_before(monkeypatch):

@@ -16,7 +16,8 @@ from test_survey import RULES, expected_rows, rows_of
 
 from dsolve import survey
 from dsolve.errors import InputError
-from dsolve.survey import Limits, load, retry_unknown, run_survey
+from dsolve.klondike.rows import SCHEMA, SOLVE
+from dsolve.survey import Limits, load, retry_unknown, run_survey, store
 
 PUBLISHED = Path(__file__).parent.parent / "data" / "surveys" / "standard-1e6"
 TEXTS = [str(r) for r in RULES]
@@ -25,7 +26,7 @@ TEXTS = [str(r) for r in RULES]
 def plain(table: pa.Table) -> list[tuple]:
     """The rows of a table as read by any tool, sorted, with dictionary columns as strings."""
     columns = [table[name].cast(pa.string()) if pa.types.is_dictionary(table[name].type) else table[name]
-               for name in survey.SCHEMA.names]
+               for name in SCHEMA.names]
     return sorted(zip(*(c.to_pylist() for c in columns)), key=lambda r: r[:2])
 
 
@@ -39,7 +40,7 @@ def test_data_tools_open_a_survey_directory_the_plain_way(fake, tmp_path):
     assert plain(ds.dataset(out).to_table()) == expected
     pandas = pytest.importorskip("pandas")
     frame = pandas.read_parquet(out)
-    assert len(frame) == len(expected) and list(frame.columns) == survey.SCHEMA.names
+    assert len(frame) == len(expected) and list(frame.columns) == SCHEMA.names
     assert frame["verdict"].astype(str).value_counts().to_dict() == {
         v: sum(row[2] == v for row in expected) for v in ("winnable", "unwinnable", "unknown")}
     unknown = frame[frame["verdict"] == "unknown"]
@@ -62,7 +63,7 @@ def test_the_published_survey_opens_the_plain_way():
     assert table["verdict"].cast(pa.string()).to_pylist().count("winnable") == 819_349
     pandas = pytest.importorskip("pandas")
     assert len(pandas.read_parquet(PUBLISHED, columns=["seed"])) == 1_000_000
-    assert json.loads((PUBLISHED / "_manifest.json").read_text())["format"] == survey.FORMAT
+    assert json.loads((PUBLISHED / "_manifest.json").read_text())["format"] == store.FORMAT
 
 
 def to_format1(out: Path) -> None:
@@ -71,7 +72,7 @@ def to_format1(out: Path) -> None:
     manifest = json.loads((out / "_manifest.json").read_text())
     (out / "manifest.json").write_text(json.dumps({**manifest, "format": 1}, indent=2) + "\n")
     (out / "_manifest.json").unlink()
-    for path in survey.chunk_files(out):
+    for path in store.chunk_files(out):
         chunk = survey.Chunk.from_footer(pq.read_schema(path).metadata)[0]
         meta = {b"dsolve.first": chunk.seeds.start, b"dsolve.stop": chunk.seeds.stop,
                 b"dsolve.run_started": chunk.run_started, b"dsolve.written": chunk.written,
@@ -102,8 +103,8 @@ def test_a_format1_directory_is_read_as_it_is_and_upgraded_by_the_next_run(fake,
     run = run_survey(out, range(0, 40), RULES, jobs=1)  # resumes: upgrades, then solves 30..39
     assert (run.seeds_done_before, run.chunks_written) == (30, 1)
     assert not (out / "manifest.json").exists()
-    assert json.loads((out / "_manifest.json").read_text())["format"] == survey.FORMAT
-    for path in survey.chunk_files(out):
+    assert json.loads((out / "_manifest.json").read_text())["format"] == store.FORMAT
+    for path in store.chunk_files(out):
         assert set(pq.read_schema(path).metadata) == {b"dsolve"}
     assert survey.open_survey(out).chunks[:3] == chunks  # the times of each write are kept
     old = [(*row[:6], None) for row in expected_rows(range(0, 30))]
@@ -135,7 +136,7 @@ def empty(path: Path) -> None:
 
 def garble(path: Path) -> None:
     """Overwrite the last 8 bytes of the ``seconds`` column's pages."""
-    column = pq.ParquetFile(path).metadata.row_group(0).column(survey.SCHEMA.names.index("seconds"))
+    column = pq.ParquetFile(path).metadata.row_group(0).column(SCHEMA.names.index("seconds"))
     data = bytearray(path.read_bytes())
     end = (column.dictionary_page_offset or column.data_page_offset) + column.total_compressed_size
     data[end - 8:end] = bytes(255 - b for b in data[end - 8:end])
@@ -159,7 +160,7 @@ def not_a_chunk(path: Path) -> None:
 DAMAGE = [truncate, empty, garble, wrong_schema, wrong_rows, not_a_chunk]
 REASONS = {truncate: "Parquet magic bytes not found", empty: "Parquet file size is 0 bytes",
            garble: "CRC checksum verification failed", wrong_schema: "nodes: double",
-           wrong_rows: "its 19 rows are not one per seed 10-19 and rule set of the survey's 2",
+           wrong_rows: "its 19 rows are not one per seed 10-19 under each of the survey's 2 rule sets",
            not_a_chunk: "no dsolve footer"}
 
 
@@ -207,7 +208,7 @@ def test_a_garbled_chunk_of_valid_parquet_is_caught_by_its_checksums(fake, tmp_p
     garble(chunk)
     assert pq.read_table(chunk, columns=["seed"]).num_rows == 20  # still Parquet, other columns intact
     with pytest.raises(survey.DamagedChunk, match="CRC|checksum"):
-        survey.read_chunk(chunk, TEXTS)
+        store.read_chunk(chunk, SOLVE, TEXTS)
 
 
 @pytest.mark.parametrize("content, reason", [
@@ -215,7 +216,7 @@ def test_a_garbled_chunk_of_valid_parquet_is_caught_by_its_checksums(fake, tmp_p
     (b"\x00\xff\x10garbage", "codec can't decode"),
     (None, "Unterminated string|Expecting"),  # truncated
     (b'{"rules": "draw=3", "convention": 5}', "wrong type|limits"),
-    (b"[1, 2]", "list indices"),
+    (b"[1, 2]", "not a JSON object"),
 ])
 def test_a_damaged_manifest_is_named_in_one_line(fake, tmp_path, content, reason):
     out = tmp_path / "s"

@@ -577,12 +577,12 @@ def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5,
             labels: dict[str, str] | None = None) -> None:
     """Print the stats report, or with ``compare`` the compare table (rule sets named by
     ``labels``, default :func:`_preset_labels`), of the survey in ``directory``."""
-    from .stats import format_compare, format_stats, summarize
+    from .survey.stats import format_compare, format_stats, summarize
     from .survey import RunTime, open_survey
 
     survey = open_survey(directory)
     manifest, table = survey.manifest, survey.rows
-    summaries = summarize(table, manifest.rules, slowest)
+    summaries = summarize(table, manifest.settings, slowest)
     wall = RunTime.of(survey.chunks)
     if compare and not as_json:
         labels = _preset_labels() if labels is None else labels

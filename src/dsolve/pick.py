@@ -22,7 +22,8 @@ from .errors import InputError
 from .players.grade import EASY, HARD, MEDIUM
 from .result import WINNABLE
 from .rules import Rules
-from .survey import Limits, _atomic, open_survey, run_survey
+from .survey import Limits, open_survey, run_survey
+from .survey.store import atomic
 
 PICKABLE = (EASY, MEDIUM, HARD)
 CHUNK_SEEDS = 10  # seeds per chunk: a grade takes seconds, not milliseconds
@@ -76,7 +77,7 @@ def write_rows(rows: Sequence[dict], out: Path, columns: Sequence[str]) -> None:
     """Write ``rows`` (only ``columns``) to ``out``, CSV or Parquet by its suffix, atomically."""
     table = pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows]) if rows else \
         pa.table({c: pa.array([], pa.string()) for c in columns})
-    with _atomic(out) as f:
+    with atomic(out) as f:
         if FORMATS[out.suffix.lower()] == "csv":
             pacsv.write_csv(table, f)
         else:
@@ -100,7 +101,7 @@ def pick(out: str | os.PathLike, seeds: range, rules: Rules, *, convention: str 
     if count is not None and count < 1:
         raise InputError(f"count must be positive, got {count}")
     store = store_of(out)
-    run_survey(store, seeds, [rules], convention, limits, jobs, scheduler, CHUNK_SEEDS, progress, grading)
+    run_survey(store, seeds, [rules], convention, limits, jobs, scheduler, CHUNK_SEEDS, progress, "grade", grading)
     table = open_survey(store).rows
     graded = [r for r in table.to_pylist() if seeds.start <= r["seed"] < seeds.stop and r["rules"] == str(rules)]
     for row in graded:

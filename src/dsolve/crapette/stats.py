@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from itertools import groupby
 
-from ..stats import wilson
+from ..survey.stats import wilson
 from .rules import TARGET
 
 

@@ -27,7 +27,9 @@ from ..errors import InputError
 from ..referee import Game
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE
 from ..rules import Rules
-from ..stats import wilson
+from ..klondike.rows import SCHEMA, SOLVE, add_row, each_deal, solve_limits
+from ..survey.jobs import Task
+from ..survey.stats import wilson
 from .careless import play_careless
 from .hidden import HiddenOptions, play_hidden
 from .view import Play
@@ -149,27 +151,40 @@ def grade(deal: Deal, rules: Rules, plays: int = DEFAULT_PLAYS, *, seed: int | s
         verdict.limit if verdict.verdict == UNKNOWN else "")
 
 
-# The columns a grading survey adds to a survey's (see dsolve.survey: a survey with ``grading``).
-GRADE_COLUMNS = pa.schema([
+# A grading survey's columns: a solve survey's (the verdict, length and effort of the thoughtful
+# solve), then the grade's.
+GRADE_SCHEMA = pa.schema([*SCHEMA, *[
     ("hidden_plays", pa.int32()), ("hidden_wins", pa.int32()), ("hidden_win_rate", pa.float64()),
     ("hidden_low", pa.float64()), ("hidden_high", pa.float64()),
     ("careless_plays", pa.int32()), ("careless_wins", pa.int32()), ("careless_win_rate", pa.float64()),
     ("careless_low", pa.float64()), ("careless_high", pa.float64()),
     ("traps", pa.int32()), ("untrapped", pa.int32()), ("mean_moves", pa.float64()),
     ("difficulty", pa.dictionary(pa.int32(), pa.string())),
-])
+]])
 
 
 def grading_options(plays: int = DEFAULT_PLAYS, samples: int | None = None, max_nodes: int | None = None,
                     sampling: int = 0) -> dict[str, int]:
-    """The grading settings a grading survey records (and hands to :func:`grade_for_survey`)."""
+    """The grading settings a grading survey records (its ``params``; see :func:`grade_chunk`)."""
     defaults = HiddenOptions()
     return {"plays": plays, "samples": samples or defaults.samples,
             "sample_nodes": max_nodes or defaults.max_nodes, "sampling": sampling}
 
 
-def grade_for_survey(deal: Deal, rules: Rules, grading: dict[str, int], **limits: float | None) -> Grade:
-    """:func:`grade` with the settings of :func:`grading_options` and the survey's ``limits``."""
+def grade_chunk(task: Task) -> pa.Table:
+    """Grade a chunk's deals (:func:`grade` with the task's :func:`grading_options` and limits)."""
+    grading = dict(task.params)
     options = dataclasses.replace(HiddenOptions(), samples=grading["samples"], max_nodes=grading["sample_nodes"])
-    return grade(deal, rules, grading["plays"], sampling=grading["sampling"], options=options,
-                 **limits)  # type: ignore[arg-type]
+    limits = solve_limits(task)
+    columns: dict[str, list] = {name: [] for name in GRADE_SCHEMA.names}
+    for seed, text, rules, deal in each_deal(task):
+        g = grade(deal, rules, grading["plays"], sampling=grading["sampling"], options=options,
+                  **limits)  # type: ignore[arg-type]
+        add_row(columns, seed, text, g.verdict, g.moves, g.nodes, g.seconds, g.limit)
+        for name in GRADE_SCHEMA.names[len(SCHEMA):]:
+            columns[name].append(getattr(g, name))
+    return pa.Table.from_pydict(columns, schema=GRADE_SCHEMA)
+
+
+GRADE = dataclasses.replace(SOLVE, name="grade", schema=GRADE_SCHEMA, work=grade_chunk, done="graded",
+                            legacy=None, retries=False)

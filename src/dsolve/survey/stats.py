@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE
+from ..result import UNKNOWN, UNWINNABLE, WINNABLE
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 

@@ -2,8 +2,8 @@
 
 On a terminal the bar shows the running counts and which seeds are being solved, for how long.
 Elsewhere (nohup, cron, CI) a line every so many seconds, and one at the start and the
-end, says how far the run is, its rate, the time left, the unknowns, the running winnable % and
-what is being solved, so a log shows the run is alive.
+end, says how far the run is, its rate, the time left, the job's running counts (for solves: the
+unknowns and the running winnable %) and what is being solved, so a log shows the run is alive.
 """
 from __future__ import annotations
 
@@ -12,32 +12,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-import pyarrow as pa
 from tqdm import tqdm
-
-from .result import UNKNOWN, WINNABLE
-from .stats import WinRange
 
 DEFAULT_LOG_EVERY = 30.0  # seconds between progress lines when stderr is not a terminal
 SHOWN_RUNNING = 4  # solves in progress named on the bar or a line, the longest first
-
-
-class Tally:
-    """Running counts per rule set: how many rows, won, unknown."""
-
-    def __init__(self, rules: Sequence[str]):
-        self.counts = {r: [0, 0, 0] for r in rules}  # n, won, unknown
-
-    def add(self, table: pa.Table) -> None:
-        for rules, verdict in zip(table["rules"].to_pylist(), table["verdict"].to_pylist()):
-            c = self.counts[rules]
-            c[0] += 1
-            c[1] += verdict == WINNABLE
-            c[2] += verdict == UNKNOWN
-
-    def __str__(self) -> str:
-        ranges = [WinRange(n, won, unknown) for n, won, unknown in self.counts.values()]
-        return f"unknown {sum(r.unknown for r in ranges)}, winnable " + " | ".join(map(str, ranges))
 
 
 def running_text(heading: str, running: Sequence[tuple[str, float]]) -> str:
@@ -63,7 +41,7 @@ class _Bar(tqdm):
 class Progress:
     """What a run shows of itself on ``stream`` (stderr): nothing unless ``enabled``; a bar if the
     stream is a terminal, else a line at the start, every ``every`` seconds and at the end.
-    ``status`` gives the counts to show (e.g. a :class:`Tally`)."""
+    ``status`` gives the counts to show (a job's tally, :class:`dsolve.survey.jobs.Tally`)."""
 
     def __init__(self, what: str, total: int, done: int, unit: str, enabled: bool,
                  status: Callable[[], str], stream: TextIO | None = None, every: float = DEFAULT_LOG_EVERY):

@@ -5,7 +5,7 @@ gives the median and p99 over a seed range and the rate on several cores.
 """
 import pytest
 
-from dsolve.deals import make_deal
+from dsolve.klondike.deals import make_deal
 from dsolve.players.grade import grade
 from dsolve.rules import preset
 

@@ -5,7 +5,7 @@ verdict, nodes and nodes per second. For a whole seed range use ``benchmarks/rep
 """
 import pytest
 
-from dsolve.api import check
+from dsolve.klondike.api import check
 from dsolve.rules import preset
 
 TIMEOUT = 30.0  # a regression to "unknown" shows as a failure, not a hang

@@ -21,8 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import click
 
-from dsolve.cli import rules_from_options, rules_options
-from dsolve.deals import make_deal
+from dsolve.cli import rules_options
+from dsolve.rules import choose_rules
+from dsolve.klondike.deals import make_deal
 from dsolve.players.grade import DEFAULT_PLAYS, grade
 from dsolve.players.hidden import HiddenOptions
 from dsolve.survey.stats import wilson
@@ -51,7 +52,7 @@ def percentile(values: list[float], q: float) -> float:
 @click.option("--json", "as_json", is_flag=True)
 def main(seeds: str, plays: int | None, samples: int | None, sample_nodes: int | None, jobs: int,
          repeat: int, as_json: bool, **rules) -> None:
-    chosen = rules_from_options(**rules)
+    chosen = choose_rules(**rules)
     defaults = HiddenOptions()
     options = dataclasses.replace(defaults, samples=samples or defaults.samples,
                                   max_nodes=sample_nodes or defaults.max_nodes)

@@ -22,8 +22,9 @@ from typing import Any
 import click
 import numpy as np
 
-from dsolve.cli import rules_from_options, rules_options
-from dsolve.deals import CONVENTIONS, DEFAULT_CONVENTION
+from dsolve.cli import rules_options
+from dsolve.rules import choose_rules
+from dsolve.klondike.deals import CONVENTIONS, DEFAULT_CONVENTION
 from dsolve.errors import InputError
 from dsolve.rules import Rules
 from dsolve.survey.stats import Spread
@@ -44,7 +45,7 @@ class Row:
 
 
 def solve_seed(seed: int, rules: Rules, convention: str, limits: dict[str, Any]) -> Row:
-    from dsolve.api import check
+    from dsolve.klondike.api import check
 
     r = check(seed, rules, deal=convention, **limits)
     return Row(seed, r.verdict, len(r.moves), r.nodes, r.seconds, r.table_peak, r.limit)
@@ -107,7 +108,7 @@ def format_report(head: str, s: dict[str, Any]) -> str:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), metavar="S", help="seconds per solve")
 @click.option("--max-nodes", type=click.IntRange(min=1), metavar="N", help="positions per solve")
 @click.option("--memory", type=click.FloatRange(min=0, min_open=True), metavar="MB",
-              help="transposition table memory per solve (default: dsolve.api.default_memory_mb)")
+              help="transposition table memory per solve (default: dsolve.klondike.api.default_memory_mb)")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="worker processes (1: solve in this process)")
 @click.option("--slowest", type=click.IntRange(min=0), default=10, show_default=True,
@@ -118,7 +119,7 @@ def main(seeds: str, convention: str | None, timeout: float | None, max_nodes: i
     """Solve --seeds under one rule set and report verdicts, times, speed and memory."""
     try:
         seed_range = parse_seeds(seeds)
-        rules = rules_from_options(**rule_options)
+        rules = choose_rules(**rule_options)
         convention = convention or DEFAULT_CONVENTION
         if convention not in CONVENTIONS:
             raise InputError(f"unknown convention {convention!r} (expected one of {', '.join(CONVENTIONS)})")

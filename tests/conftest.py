@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsolve import api
+from dsolve.klondike import api
 from dsolve.cli import main
-from dsolve.deals import make_deal
-from dsolve.moves import TURN, Move
-from dsolve.result import Result
+from dsolve.klondike.deals import make_deal
+from dsolve.klondike.moves import TURN, Move
+from dsolve.klondike.result import Result
 
 ORACLE = Path(os.environ.get("DSOLVE_ORACLE", Path(__file__).resolve().parents[2] / "shared" / "oracle"))
 

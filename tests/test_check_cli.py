@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 import dsolve
-from dsolve import api
+from dsolve.klondike import api
 from dsolve.cards import STANDARD, DeckShape
-from dsolve.dealfiles import dump_deal
-from dsolve.deals import make_deal
-from dsolve.moves import parse_move
-from dsolve.referee import replay
+from dsolve.klondike.dealfiles import dump_deal
+from dsolve.klondike.deals import make_deal
+from dsolve.klondike.moves import parse_move
+from dsolve.klondike.referee import replay
 from dsolve.rules import STANDARD_RULES, Rules, preset
 
 from conftest import ORACLE, needs_oracle

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from dsolve.dealfiles import dump_deal, load_deal
-from dsolve.deals import make_deal
+from dsolve.klondike.dealfiles import dump_deal, load_deal
+from dsolve.klondike.deals import make_deal
 from dsolve.rules import PRESETS
 
 from conftest import ORACLE as ORACLE_DIR, fails, ok

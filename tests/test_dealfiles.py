@@ -10,10 +10,10 @@ import time
 import pytest
 
 from dsolve.cards import STANDARD, DeckShape, card_name, parse_card
-from dsolve.deal import Deal, deal_from_order
-from dsolve.dealfiles import FORMATS, MAX_FILE_BYTES, dump_deal, load_deal, parse_deal
+from dsolve.klondike.deal import Deal, deal_from_order
+from dsolve.klondike.dealfiles import FORMATS, MAX_FILE_BYTES, dump_deal, load_deal, parse_deal
 from dsolve.errors import InputError
-from dsolve.referee import random_position
+from dsolve.klondike.brute import random_position
 from dsolve.rules import Rules
 
 

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from dsolve.cards import DOUBLE, STANDARD, DeckShape, parse_card
-from dsolve.deal import Deal
-from dsolve.deals import (
+from dsolve.klondike.deal import Deal
+from dsolve.klondike.deals import (
     CONVENTIONS,
     PYSOL_MAX_SEED,
     _boost_uniform_int,

@@ -11,8 +11,8 @@ from pysol_cards.random import MTRandom  # noqa: E402
 from pysol_cards.random_base import RandomBase  # noqa: E402
 
 from dsolve.cards import make_card  # noqa: E402
-from dsolve.deal import Deal  # noqa: E402
-from dsolve.deals import PYSOL_MAX_SEED, pysol  # noqa: E402
+from dsolve.klondike.deal import Deal  # noqa: E402
+from dsolve.klondike.deals import PYSOL_MAX_SEED, pysol  # noqa: E402
 
 
 def from_pysol_card(card) -> int:

@@ -8,10 +8,11 @@ import random
 import pytest
 
 from dsolve.cards import DOUBLE, DeckShape, parse_card
-from dsolve.deal import Deal
+from dsolve.klondike.deal import Deal
 from dsolve.errors import InputError
-from dsolve.moves import FOUNDATION_TO_TABLEAU, TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
-from dsolve.referee import Game, IllegalMove, random_small_deal, replay, search
+from dsolve.klondike.moves import FOUNDATION_TO_TABLEAU, TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from dsolve.klondike.brute import random_small_deal, search
+from dsolve.klondike.referee import Game, IllegalMove, replay
 from dsolve.rules import PRESETS, Rules, preset
 
 from conftest import fails, ok
@@ -234,7 +235,7 @@ def double_rows(decided_only: bool, per_file: int | None) -> list:
 
 
 def double_agrees(row: dict, timeout: float) -> None:
-    from dsolve.api import check
+    from dsolve.klondike.api import check
 
     assert row["decks"] == "2"
     rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
@@ -249,7 +250,7 @@ def double_agrees(row: dict, timeout: float) -> None:
 
 
 def solvitaire_double(seed: int) -> Deal:
-    from dsolve.deals import solvitaire
+    from dsolve.klondike.deals import solvitaire
 
     return solvitaire(seed, DOUBLE)
 

@@ -12,11 +12,11 @@ import pytest
 
 import dsolve
 
-from dsolve.deals import make_deal
+from dsolve.klondike.deals import make_deal
 from dsolve.pick import pair_up, select, store_of
 from dsolve.players.grade import difficulty, first_trap, grade
 from dsolve.players.hidden import HiddenOptions, play_hidden
-from dsolve import api
+from dsolve.klondike import api
 from dsolve.rules import preset
 
 RACE = preset("race")
@@ -64,7 +64,7 @@ def test_a_trap_is_the_first_move_proven_lost():
     trap = first_trap(deal, RACE, lost)
     if trap is None:
         pytest.skip("this lost play's end was not proven lost")
-    from dsolve.referee import Game
+    from dsolve.klondike.referee import Game
     game = Game(deal, RACE)
     for move in lost.moves[:trap - 1]:
         game.apply(move)

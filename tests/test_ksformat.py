@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from dsolve.api import solve
+from dsolve.klondike.api import solve
 from dsolve.cards import STANDARD, DeckShape, parse_card
-from dsolve.deal import Deal
-from dsolve.dealfiles import detect_format, dump_deal, load_deal, parse_deal
-from dsolve.deals import CONVENTIONS, klondike_solver, make_deal
+from dsolve.klondike.deal import Deal
+from dsolve.klondike.dealfiles import detect_format, dump_deal, load_deal, parse_deal
+from dsolve.klondike.deals import CONVENTIONS, klondike_solver, make_deal
 from dsolve.errors import InputError
-from dsolve.result import UNWINNABLE, WINNABLE
+from dsolve.klondike.result import UNWINNABLE, WINNABLE
 from dsolve.rules import preset
 
 from conftest import fails, ok, run

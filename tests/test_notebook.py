@@ -9,7 +9,7 @@ import pytest
 import conftest
 
 import dsolve
-from dsolve import api
+from dsolve.klondike import api
 from dsolve.rules import Rules
 from dsolve.survey import run_survey
 

@@ -5,9 +5,10 @@ import math
 
 import pytest
 
-from dsolve import api, limits
+from dsolve import limits
+from dsolve.klondike import api
 from dsolve.errors import InputError
-from dsolve.result import LIMITS
+from dsolve.klondike.result import LIMITS
 from dsolve.rules import Rules, preset, with_options
 
 from conftest import fails

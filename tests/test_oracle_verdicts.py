@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from dsolve.api import check
-from dsolve.dealfiles import dump_deal
-from dsolve.deals import make_deal
-from dsolve.referee import replay
-from dsolve.result import UNKNOWN, UNWINNABLE, WINNABLE
+from dsolve.klondike.api import check
+from dsolve.klondike.dealfiles import dump_deal
+from dsolve.klondike.deals import make_deal
+from dsolve.klondike.referee import replay
+from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
 from dsolve.rules import Rules
 
 from conftest import ORACLE

@@ -5,13 +5,13 @@ import random
 
 import pytest
 
-from dsolve.deal import Deal
-from dsolve.deals import make_deal
-from dsolve.moves import TABLEAU_TO_FOUNDATION, Move
+from dsolve.klondike.deal import Deal
+from dsolve.klondike.deals import make_deal
+from dsolve.klondike.moves import TABLEAU_TO_FOUNDATION, Move
 from dsolve.players.careless import CarelessPlayer, play_careless
 from dsolve.players.hidden import HiddenOptions, HiddenPlayer, committing, play_hidden, safe_home
 from dsolve.players.view import Seat, SeatView
-from dsolve.referee import Game, replay
+from dsolve.klondike.referee import Game, replay
 from dsolve.rules import preset
 
 RACE, STANDARD = preset("race"), preset("standard")

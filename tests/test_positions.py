@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from dsolve.api import hints, solve
+from dsolve.klondike.api import hints, solve
 from dsolve.cards import card_name
-from dsolve.dealfiles import dump_deal, load_deal
-from dsolve.deals import make_deal
+from dsolve.klondike.dealfiles import dump_deal, load_deal
+from dsolve.klondike.deals import make_deal
 from dsolve.errors import InputError
-from dsolve.referee import Game, replay
-from dsolve.result import UNWINNABLE, WINNABLE
+from dsolve.klondike.referee import Game, replay
+from dsolve.klondike.result import UNWINNABLE, WINNABLE
 from dsolve.rules import STANDARD_RULES, Rules
-from dsolve.solution import narrate
+from dsolve.klondike.solution import narrate
 
 from conftest import run
 

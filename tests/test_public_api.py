@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import dsolve
-from dsolve.result import WINNABLE
+from dsolve.klondike.result import WINNABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 

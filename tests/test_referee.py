@@ -7,11 +7,12 @@ from collections import Counter
 import pytest
 
 from dsolve.cards import STANDARD, DeckShape, card_name, parse_card
-from dsolve.deal import Deal, deal_from_order
+from dsolve.klondike.deal import Deal, deal_from_order
 from dsolve.errors import InputError
-from dsolve.moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION,
+from dsolve.klondike.moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION,
                           TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
-from dsolve.referee import (Game, IllegalMove, exhaustive, random_small_deal, replay, search)
+from dsolve.klondike.brute import exhaustive, random_small_deal, search
+from dsolve.klondike.referee import Game, IllegalMove, replay
 from dsolve.rules import Rules
 
 DRAW1 = Rules(1, None, "king", True)

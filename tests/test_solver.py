@@ -2,7 +2,7 @@
 
 * Differential: on thousands of random small deals, under every one of the 54 rule combinations
   (draw 1/2/3 x passes 1/2/unlimited x empty king/any/none x worry on/off), ``solve`` and the
-  pure-Python brute force ``referee.exhaustive`` give the same verdict, also with a tiny
+  pure-Python brute force ``brute.exhaustive`` give the same verdict, also with a tiny
   transposition table and with the core's search in the generator's order alone (no restarts in
   random orders, no relaxation); the relaxation alone (every talon card always reachable) never
   calls a winnable deal lost.
@@ -28,13 +28,14 @@ from unittest import mock
 
 import pytest
 
-from dsolve.api import solve
+from dsolve.klondike.api import solve
 from dsolve.cards import STANDARD, DeckShape
-from dsolve.dealfiles import dump_deal, load_deal, parse_deal
-from dsolve.deal import Deal
-from dsolve.deals import make_deal
-from dsolve.referee import random_position, random_small_deal, replay, search
-from dsolve.result import UNKNOWN, UNWINNABLE, WINNABLE, Result
+from dsolve.klondike.dealfiles import dump_deal, load_deal, parse_deal
+from dsolve.klondike.deal import Deal
+from dsolve.klondike.deals import make_deal
+from dsolve.klondike.brute import random_position, random_small_deal, search
+from dsolve.klondike.referee import replay
+from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE, Result
 from dsolve.rules import EMPTY_RULES, Rules
 
 ALL_RULES = [Rules(draw, passes, empty, worry)
@@ -629,7 +630,7 @@ def test_a_full_table_holds_what_its_memory_holds():
 
 _RSS_SCRIPT = """
 import resource
-from dsolve.api import check
+from dsolve.klondike.api import check
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 result = check(1978, max_nodes=3_000_000, memory_mb=32)
 assert result.limit == "table", result
@@ -654,7 +655,7 @@ def test_memory_held_stays_within_the_limit():
 
 _INTERRUPT_SCRIPT = """
 import os, signal, sys, threading, time
-from dsolve.api import check
+from dsolve.klondike.api import check
 from dsolve.rules import Rules
 threading.Timer(float(sys.argv[1]), lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 start = time.monotonic()

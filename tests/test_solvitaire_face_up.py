@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from dsolve import api
-from dsolve.deal import Deal
-from dsolve.dealfiles import dump_deal, load_deal
-from dsolve.deals import solvitaire
-from dsolve.referee import replay
-from dsolve.result import UNKNOWN, WINNABLE
+from dsolve.klondike import api
+from dsolve.klondike.deal import Deal
+from dsolve.klondike.dealfiles import dump_deal, load_deal
+from dsolve.klondike.deals import solvitaire
+from dsolve.klondike.referee import replay
+from dsolve.klondike.result import UNKNOWN, WINNABLE
 from dsolve.rules import Rules
 
 DATA = Path(__file__).parent / "data" / "solvitaire-face-up"

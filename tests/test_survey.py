@@ -17,12 +17,13 @@ import pytest
 from conftest import fails, fake_solve, ok
 
 import dsolve
-from dsolve import api, survey
+from dsolve import survey
+from dsolve.klondike import api
 from dsolve import limits as limits_module
-from dsolve.deals import make_deal
+from dsolve.klondike.deals import make_deal
 from dsolve.errors import InputError
-from dsolve.moves import TURN, Move
-from dsolve.result import Result
+from dsolve.klondike.moves import TURN, Move
+from dsolve.klondike.result import Result
 from dsolve.rules import preset
 from dsolve.klondike.rows import SCHEMA, solve_chunk
 from dsolve.survey import Limits, executors, load, parse_seeds, retry_unknown, run, run_survey, store

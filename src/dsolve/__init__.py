@@ -12,16 +12,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import DOUBLE, STANDARD, DeckShape, card_name, parse_card
-from .deal import Deal
-from .dealfiles import dump_deal, load_deal
-from .deals import CONVENTIONS, DEFAULT_CONVENTION, make_deal
+from .klondike.deal import Deal
+from .klondike.dealfiles import dump_deal, load_deal
+from .klondike.deals import CONVENTIONS, DEFAULT_CONVENTION, make_deal
 from .errors import InputError, SolverBug
-from .moves import Move
-from .result import Hint, Result, Verdict
+from .klondike.moves import Move
+from .klondike.result import Hint, Result, Verdict
 from .rules import PRESETS, EmptyRule, Rules, preset
 
 if TYPE_CHECKING:
-    from .api import check, hints, solve
+    from .klondike.api import check, hints, solve
 
 __version__ = "0.1.0"
 
@@ -41,7 +41,7 @@ def deal(seed: int | str, convention: str = DEFAULT_CONVENTION, shape: DeckShape
 def __getattr__(name: str) -> Any:
     """The solver's functions, imported (with the native core) on first use."""
     if name in _SOLVER:
-        from . import api
+        from .klondike import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'dsolve' has no attribute {name!r}")

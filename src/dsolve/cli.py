@@ -2,7 +2,7 @@
 
 Every :class:`InputError` and every click usage error ends as one line ``dsolve: error: ...`` on
 stderr with exit code 2. Commands share their options through :func:`deal_options` with
-:func:`load_from_options` (which deal) and :func:`rules_options` with :func:`rules_from_options`
+:func:`load_from_options` (which deal) and :func:`rules_options` with :func:`dsolve.rules.choose_rules`
 (which rules).
 """
 from __future__ import annotations
@@ -22,15 +22,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from . import __version__
-from .cards import DeckShape, card_name, full_shape
-from .deal import Deal
-from .dealfiles import FORMATS, dump_deal, load_deal
-from .deals import CONVENTIONS, DEFAULT_CONVENTION, exact_index, make_deal
 from .errors import InputError, SolverBug
+from .klondike.dealfiles import FORMATS, choose_deal, dump_deal
+from .klondike.deals import CONVENTIONS, DEFAULT_CONVENTION, exact_index
+from .klondike.render import deal_json, render
+from .klondike.solution import narrate
 from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
-from .render import deal_json, render
-from .solution import narrate
-from .rules import PRESETS, STANDARD_RULES, Rules, parse_count, preset, with_options
+from .rules import PRESETS, choose_rule_sets, choose_rules, parse_count, preset, preset_labels
 
 if TYPE_CHECKING:
     from .survey import Limits, SurveyRun
@@ -149,21 +147,6 @@ def deal_options(command: F) -> F:
     return command
 
 
-def load_from_options(seed: str | None, convention: str | None, deal_file: str | None,
-                      shape: str | None, decks: int = 1) -> Deal:
-    """The deal chosen by :func:`deal_options`: from ``--file``, else ``SEED`` (default 1) dealt
-    by ``--deal`` (default solvitaire) with the ``--shape`` deck (default: the standard one, or
-    with ``decks`` 2 the two-deck one)."""
-    if deal_file is not None:
-        given = [name for name, value in (("SEED", seed), ("--deal", convention), ("--shape", shape))
-                 if value is not None]
-        if given:
-            raise InputError(f"--file gives the whole deal; drop {', '.join(given)}")
-        return load_deal(deal_file)
-    deck = DeckShape.parse(shape) if shape is not None else full_shape(decks)
-    return make_deal(convention or DEFAULT_CONVENTION, "1" if seed is None else seed, deck)
-
-
 _RULES_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
     (("--preset", "preset_name"),
      {"metavar": "NAME", "help": "start from a named preset (default: standard)"}),
@@ -184,27 +167,10 @@ _RULES_OPTIONS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
 
 def rules_options(command: F) -> F:
     """Add ``--preset``, ``--rules``, ``--draw``, ``--passes``, ``--empty`` and
-    ``--worry/--no-worry``; pass them to :func:`rules_from_options`."""
+    ``--worry/--no-worry``; pass them to :func:`dsolve.rules.choose_rules`."""
     for decls, kwargs in reversed(_RULES_OPTIONS):
         command = click.option(*decls, **kwargs)(command)
     return command
-
-
-def rules_from_options(preset_name: str | None, rules_text: str | None, draw: str | None,
-                       passes: str | None, empty: str | None, worry: bool | None,
-                       decks: str | None = None, foundations: str | None = None) -> Rules:
-    """The rules chosen by :func:`rules_options`: ``--preset`` or ``--rules`` (default standard),
-    then the single options on top."""
-    if preset_name is not None and rules_text is not None:
-        raise InputError("give --preset or --rules, not both")
-    if preset_name is not None:
-        base = preset(preset_name)
-    elif rules_text is not None:
-        base = Rules.parse(rules_text)
-    else:
-        base = STANDARD_RULES
-    return with_options(base, draw=draw, passes=passes, empty=empty, worry=worry, decks=decks,
-                        foundations=foundations)
 
 
 # --- commands ----------------------------------------------------------------------------------
@@ -214,7 +180,7 @@ def rules_from_options(preset_name: str | None, rules_text: str | None, draw: st
 def rules_command(**options: Any) -> None:
     """List the rule presets and the rules options; with options, print the rules they give."""
     if any(value is not None for value in options.values()):
-        click.echo(rules_from_options(**options))
+        click.echo(choose_rules(**options))
         return
     width = max(map(len, PRESETS))
     click.echo("Presets: name, rules, source")
@@ -246,7 +212,7 @@ def _decks(decks: str | None) -> int:
 def show(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
          decks: str | None, as_json: bool) -> None:
     """Draw a deal: SEED (default 1) under --deal, or --file."""
-    deal = load_from_options(seed, convention, deal_file, shape, _decks(decks))
+    deal = choose_deal(seed, convention, deal_file, shape, _decks(decks))
     click.echo(json.dumps(deal_json(deal)) if as_json else render(deal))
 
 
@@ -260,7 +226,7 @@ def show(seed: str | None, convention: str | None, deal_file: str | None, shape:
 def convert(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None,
             decks: str | None, fmt: str, out: str | None) -> None:
     """Write a deal (SEED under --deal, or --file) in another format."""
-    deal = load_from_options(seed, convention, deal_file, shape, _decks(decks))
+    deal = choose_deal(seed, convention, deal_file, shape, _decks(decks))
     text = f"{exact_index(deal)}\n" if fmt == "exact" else dump_deal(deal, fmt)
     if out is None:
         click.echo(text, nl=False)
@@ -310,10 +276,10 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
       70   internal error: the solver's line failed the referee (a bug; the message holds the deal)
       130  interrupted (Ctrl-C)
     """
-    from .api import solve  # the native core: loaded by the commands that solve only
+    from .klondike.api import solve  # the native core: loaded by the commands that solve only
 
-    chosen = rules_from_options(**rules)
-    deal = load_from_options(seed, convention, deal_file, shape, chosen.decks)
+    chosen = choose_rules(**rules)
+    deal = choose_deal(seed, convention, deal_file, shape, chosen.decks)
     try:
         result = solve(deal, chosen, max_nodes=max_nodes, timeout=timeout, memory_mb=memory)
     except KeyboardInterrupt:
@@ -331,18 +297,7 @@ def check(seed: str | None, convention: str | None, deal_file: str | None, shape
                                "seed": None if number is None else int(number),
                                "convention": conv, "file": deal_file, "shape": str(deal.shape)}))
     else:
-        if result.verdict == "winnable":
-            verdict = f"winnable in {len(result.moves)} moves"
-        elif result.limit == "table":
-            verdict = f"unknown (table full: {result.memory_mb:g} MB)"
-        elif result.verdict == "unknown":
-            verdict = f"unknown ({result.limit} limit reached)"
-        elif result.dead_cards:
-            verdict = (f"unwinnable (without search: {' '.join(map(card_name, result.dead_cards))} "
-                       "can never move)")
-        else:
-            verdict = result.verdict
-        click.echo(f"{label}: {verdict}  {chosen}  nodes {result.nodes}  {result.seconds:.3f} s  "
+        click.echo(f"{label}: {result.describe()}  {chosen}  nodes {result.nodes}  {result.seconds:.3f} s  "
                    f"table {result.memory_mb:g} MB")
         if solution or boards:
             width = len(str(len(result.moves)))
@@ -367,10 +322,10 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
          as_json: bool, timeout: float, memory: float | None, **rules: Any) -> None:
     """Every legal move from a deal or game in progress (SEED, or --file), with whether it keeps
     the game winnable: winning moves first, those with the shortest line found first."""
-    from .api import hints
+    from .klondike.api import hints
 
-    chosen = rules_from_options(**rules)
-    deal = load_from_options(seed, convention, deal_file, shape, chosen.decks)
+    chosen = choose_rules(**rules)
+    deal = choose_deal(seed, convention, deal_file, shape, chosen.decks)
     try:
         found = hints(deal, chosen, timeout=timeout, memory_mb=memory)
     except KeyboardInterrupt:
@@ -421,22 +376,6 @@ def _hidden_from_options(samples: int | None, sample_nodes: int | None) -> Any:
                                max_nodes=sample_nodes or defaults.max_nodes)
 
 
-def _format_grade(g: Any) -> str:
-    """A grade as a few lines for a person."""
-    if g.verdict != "winnable":
-        return f"{g.verdict}  {g.rules}: not played, grades 0 for both players  ({g.seconds:.2f} s)"
-    mean = "-" if g.mean_moves is None else f"{g.mean_moves:.0f}"
-    return "\n".join([
-        f"winnable in {g.moves} moves  {g.rules}  difficulty {g.difficulty}",
-        f"hidden-information player: won {g.hidden_wins}/{g.hidden_plays} = {g.hidden_win_rate:.0%} "
-        f"[95 % {g.hidden_low:.0%}, {g.hidden_high:.0%}], mean {mean} moves to a win",
-        f"careless player:           won {g.careless_wins}/{g.careless_plays} = {g.careless_win_rate:.0%} "
-        f"[95 % {g.careless_low:.0%}, {g.careless_high:.0%}]",
-        f"traps: {g.traps} of the hidden plays walked into a proven loss"
-        + (f" ({g.untrapped} more lost without a loss proved)" if g.untrapped else "")
-        + f"  ({g.seconds:.2f} s)"])
-
-
 @main.command(cls=_SeedCommand)
 @deal_options
 @rules_options
@@ -453,8 +392,8 @@ def grade(seed: str | None, convention: str | None, deal_file: str | None, shape
     the face-down cards wins it (and a careless one), the traps it holds, its difficulty."""
     from .players.grade import grade as grade_deal
 
-    deal = load_from_options(seed, convention, deal_file, shape)
-    chosen = rules_from_options(**rules)
+    deal = choose_deal(seed, convention, deal_file, shape)
+    chosen = choose_rules(**rules)
     label = deal_file if deal_file is not None else int(seed) if seed and seed.isdigit() else seed or 1
     try:
         g = grade_deal(deal, chosen, plays, seed=label, sampling=sampling_seed,
@@ -462,28 +401,19 @@ def grade(seed: str | None, convention: str | None, deal_file: str | None, shape
     except KeyboardInterrupt:
         click.echo("dsolve: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    click.echo(json.dumps(g.to_dict()) if as_json else _format_grade(g))
+    click.echo(json.dumps(g.to_dict()) if as_json else g.describe())
 
 
 # --- surveys -----------------------------------------------------------------------------------
 
 def rule_sets_options(command: F) -> F:
     """:func:`rules_options` with ``--preset`` and ``--rules`` repeatable, one rule set each;
-    pass them to :func:`rule_sets_from_options`."""
+    pass them to :func:`dsolve.rules.choose_rule_sets`."""
     for decls, kwargs in reversed(_RULES_OPTIONS):
         if decls[0] in ("--preset", "--rules"):
             kwargs = {**kwargs, "multiple": True, "help": f"{kwargs['help']}; repeatable, a rule set each"}
         command = click.option(*decls, **kwargs)(command)
     return command
-
-
-def rule_sets_from_options(preset_name: tuple[str, ...], rules_text: tuple[str, ...], draw: str | None,
-                           passes: str | None, empty: str | None, worry: bool | None,
-                           decks: str | None = None, foundations: str | None = None) -> list[Rules]:
-    """A rule set per ``--preset`` and ``--rules`` (default standard), the single options on top of each."""
-    bases = [(name, None) for name in preset_name] + [(None, text) for text in rules_text] or [(None, None)]
-    return [rules_from_options(name, text, draw, passes, empty, worry, decks, foundations)
-            for name, text in bases]
 
 
 class _SecondsOrNone(click.ParamType):
@@ -550,7 +480,7 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
 
     if seeds is None:
         raise InputError("--seeds is required to solve a survey")
-    run = run_survey(out, parse_seeds(seeds), rule_sets_from_options(**rules), convention or DEFAULT_CONVENTION,
+    run = run_survey(out, parse_seeds(seeds), choose_rule_sets(**rules), convention or DEFAULT_CONVENTION,
                      survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
     for damage in run.set_aside:
         click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were solved "
@@ -560,39 +490,6 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _preset_labels(given: Iterable[str] = ()) -> dict[str, str]:
-    """Rules strings -> preset names to show for them: the presets ``given`` (as typed, without
-    single options changing them), and a preset whose rules no other preset shares."""
-    sharing: dict[str, list[str]] = {}
-    for p in PRESETS.values():
-        sharing.setdefault(str(p.rules), []).append(p.name)
-    labels = {rules: names[0] for rules, names in sharing.items() if len(names) == 1}
-    labels.update((str(preset(name)), name.strip().lower()) for name in given)
-    return labels
-
-
-def _report(directory: str, as_json: bool, compare: bool, slowest: int = 5,
-            labels: dict[str, str] | None = None) -> None:
-    """Print the stats report, or with ``compare`` the compare table (rule sets named by
-    ``labels``, default :func:`_preset_labels`), of the survey in ``directory``."""
-    from .survey.stats import format_compare, format_stats, summarize
-    from .survey import RunTime, open_survey
-
-    survey = open_survey(directory)
-    manifest, table = survey.manifest, survey.rows
-    summaries = summarize(table, manifest.settings, slowest)
-    wall = RunTime.of(survey.chunks)
-    if compare and not as_json:
-        labels = _preset_labels() if labels is None else labels
-        summaries = [dataclasses.replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
-    if as_json:
-        click.echo(json.dumps({"survey": dataclasses.asdict(manifest), "wall_time": dataclasses.asdict(wall),
-                               "rule_sets": [s.to_dict() for s in summaries]}, indent=2))
-    else:
-        heading = manifest.describe(table.num_rows) + ("" if compare else f"\n{wall}")
-        click.echo(f"{heading}\n\n{(format_compare if compare else format_stats)(summaries)}")
 
 
 def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
@@ -663,7 +560,7 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
 
     if seeds is None:
         raise InputError("--seeds is required")
-    chosen = rule_sets_from_options(**rules)
+    chosen = choose_rule_sets(**rules)
     if len(chosen) != 1:
         raise InputError("pick grades under one rule set: give one --preset or --rules")
     if chunk_size is not None:
@@ -696,7 +593,9 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
 def stats(directory: str, as_json: bool, slowest: int) -> None:
     """Per rule set of the survey in DIR: verdicts, winnable % with its 95 % range (Blake & Gent:
     unknowns lost at the low end, won at the high end), solution lengths and times."""
-    _report(directory, as_json, compare=False, slowest=slowest)
+    from .survey.stats import survey_report
+
+    click.echo(survey_report(directory, as_json, compare=False, slowest=slowest))
 
 
 @main.command()
@@ -708,21 +607,21 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
     """Rule sets side by side: winnable %, unknowns, solve times, solution lengths.
 
     From the survey in DIR, or by solving --seeds under each --preset / --rules given."""
+    from .survey.stats import survey_report
+
     if directory is not None:
         values = {**options, "out": out}
         given = _given(values, values)
         if given:
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")
-        _report(directory, as_json, compare=True)
+        click.echo(survey_report(directory, as_json, compare=True))
         return
     typed = [name for name in options["preset_name"]
-             if rules_from_options(name, None, options["draw"], options["passes"], options["empty"],
-                                   options["worry"], options["decks"], options["foundations"])
-             == preset(name)]
+             if choose_rules(name, None, options["draw"], options["passes"], options["empty"],
+                             options["worry"], options["decks"], options["foundations"]) == preset(name)]
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
-        _report(out or temp, as_json, compare=True, labels=_preset_labels(typed))
-
+        click.echo(survey_report(out or temp, as_json, compare=True, labels=preset_labels(typed)))
 
 
 # --- crapette ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from .errors import InputError
 from .players.grade import EASY, HARD, MEDIUM
-from .result import WINNABLE
+from .klondike.result import WINNABLE
 from .rules import Rules
 from .survey import Limits, open_survey, run_survey
 from .survey.store import atomic

@@ -2,6 +2,7 @@
 foundations; named presets."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -200,3 +201,40 @@ def preset(name: str) -> Rules:
 
 
 STANDARD_RULES = PRESETS["standard"].rules
+
+
+def choose_rules(preset_name: str | None = None, rules_text: str | None = None, draw: str | None = None,
+                 passes: str | None = None, empty: str | None = None, worry: bool | None = None,
+                 decks: str | None = None, foundations: str | None = None) -> Rules:
+    """The rules a user chose (as the CLI's rules options): a preset or a rules string (default
+    standard), not both, then the single options on top."""
+    if preset_name is not None and rules_text is not None:
+        raise InputError("give --preset or --rules, not both")
+    if preset_name is not None:
+        base = preset(preset_name)
+    elif rules_text is not None:
+        base = Rules.parse(rules_text)
+    else:
+        base = STANDARD_RULES
+    return with_options(base, draw=draw, passes=passes, empty=empty, worry=worry, decks=decks,
+                        foundations=foundations)
+
+
+def choose_rule_sets(preset_name: Sequence[str] = (), rules_text: Sequence[str] = (), draw: str | None = None,
+                     passes: str | None = None, empty: str | None = None, worry: bool | None = None,
+                     decks: str | None = None, foundations: str | None = None) -> list[Rules]:
+    """A rule set per preset and rules string given (default standard), the single options on top
+    of each (:func:`choose_rules`)."""
+    bases = [(name, None) for name in preset_name] + [(None, text) for text in rules_text] or [(None, None)]
+    return [choose_rules(name, text, draw, passes, empty, worry, decks, foundations) for name, text in bases]
+
+
+def preset_labels(given: Iterable[str] = ()) -> dict[str, str]:
+    """Rules strings -> preset names to show for them: the presets ``given`` (as typed, without
+    single options changing them), and a preset whose rules no other preset shares."""
+    sharing: dict[str, list[str]] = {}
+    for p in PRESETS.values():
+        sharing.setdefault(str(p.rules), []).append(p.name)
+    labels = {rules: names[0] for rules, names in sharing.items() if len(names) == 1}
+    labels.update((str(preset(name)), name.strip().lower()) for name in given)
+    return labels

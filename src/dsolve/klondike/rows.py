@@ -7,10 +7,10 @@ from collections.abc import Iterator, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import deals
+from . import deals
 from ..cards import full_shape
-from ..deal import Deal
-from ..result import UNKNOWN, VERDICTS, WINNABLE
+from .deal import Deal
+from .result import UNKNOWN, VERDICTS, WINNABLE
 from ..rules import Rules
 from ..survey.executors import RunningSeeds, mark_running, worker_count
 from ..survey.jobs import Job, Task
@@ -80,7 +80,7 @@ def each_deal(task: Task) -> Iterator[tuple[int, str, Rules, Deal]]:
 def solve_limits(task: Task) -> dict[str, float | None]:
     """The task's limits for each solve; without a memory limit the local workers share the
     default, a Dask worker takes it whole."""
-    from .. import api
+    from . import api
 
     return {"max_nodes": task.limits.max_nodes, "timeout": task.limits.timeout,
             "memory_mb": task.limits.memory_mb or api.default_memory_mb(worker_count())}
@@ -88,7 +88,7 @@ def solve_limits(task: Task) -> dict[str, float | None]:
 
 def solve_chunk(task: Task) -> pa.Table:
     """Solve a chunk's rows (every seed under every rule set, seed-major, unless ``task.rows``)."""
-    from .. import api  # the native solver: loaded by workers, not by readers of surveys
+    from . import api  # the native solver: loaded by workers, not by readers of surveys
 
     limits = solve_limits(task)
     columns: dict[str, list] = {name: [] for name in SCHEMA.names}

@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 import random
 
-from ..moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
+from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
                      WASTE_TO_TABLEAU, Move)
-from ..referee import Game
+from ..klondike.referee import Game
 from .view import DEFAULT_MAX_MOVES, Play, SeatView, play_out
-from ..deal import Deal
+from ..klondike.deal import Deal
 from ..rules import Rules
 
 

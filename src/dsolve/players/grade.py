@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from .. import api
-from ..deal import Deal
+from ..klondike import api
+from ..klondike.deal import Deal
 from ..errors import InputError
-from ..referee import Game
-from ..result import UNKNOWN, UNWINNABLE, WINNABLE
+from ..klondike.referee import Game
+from ..klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
 from ..rules import Rules
 from ..klondike.rows import SCHEMA, SOLVE, add_row, each_deal, solve_limits
 from ..survey.jobs import Task
@@ -82,6 +82,21 @@ class Grade:
 
     def to_dict(self) -> dict:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in dataclasses.asdict(self).items()}
+
+    def describe(self) -> str:
+        """The grade as a few lines for a person."""
+        if self.verdict != WINNABLE:
+            return f"{self.verdict}  {self.rules}: not played, grades 0 for both players  ({self.seconds:.2f} s)"
+        mean = "-" if self.mean_moves is None else f"{self.mean_moves:.0f}"
+        return "\n".join([
+            f"winnable in {self.moves} moves  {self.rules}  difficulty {self.difficulty}",
+            f"hidden-information player: won {self.hidden_wins}/{self.hidden_plays} = {self.hidden_win_rate:.0%} "
+            f"[95 % {self.hidden_low:.0%}, {self.hidden_high:.0%}], mean {mean} moves to a win",
+            f"careless player:           won {self.careless_wins}/{self.careless_plays} = "
+            f"{self.careless_win_rate:.0%} [95 % {self.careless_low:.0%}, {self.careless_high:.0%}]",
+            f"traps: {self.traps} of the hidden plays walked into a proven loss"
+            + (f" ({self.untrapped} more lost without a loss proved)" if self.untrapped else "")
+            + f"  ({self.seconds:.2f} s)"])
 
 
 def first_trap(deal: Deal, rules: Rules, play: Play, max_nodes: int = DEFAULT_TRAP_NODES) -> int | None:

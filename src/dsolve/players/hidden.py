@@ -34,12 +34,12 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .. import api
-from ..deal import Deal
-from ..referee import Game
-from ..moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN,
+from ..klondike import api
+from ..klondike.deal import Deal
+from ..klondike.referee import Game
+from ..klondike.moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN,
                      WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
-from ..result import WINNABLE
+from ..klondike.result import WINNABLE
 from ..rules import Rules
 from .careless import CarelessPlayer
 from .view import DEFAULT_MAX_MOVES, Play, SeatView, play_out

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..cards import DeckShape
-from ..deal import Deal
-from ..moves import Move
-from ..referee import Game
+from ..klondike.deal import Deal
+from ..klondike.moves import Move
+from ..klondike.referee import Game
 from ..rules import Rules
 
 DEFAULT_MAX_MOVES = 1000  # single moves a play may take before it is stopped as stalled

@@ -1,4 +1,5 @@
-"""Survey statistics: Wilson intervals, per-rule-set summaries, stats reports and compare tables.
+"""Survey statistics: Wilson intervals, per-rule-set summaries of Klondike surveys, stats reports and
+compare tables.
 
 Winnability follows Blake & Gent: a deal the solver could not decide (``unknown``) is counted once
 as lost and once as won; the 95 % range runs from the lower Wilson bound with unknowns lost to the
@@ -6,16 +7,20 @@ upper Wilson bound with unknowns won.
 """
 from __future__ import annotations
 
+import json
 import math
+import os
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..result import UNKNOWN, UNWINNABLE, WINNABLE
+from ..errors import InputError
+from ..klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
+from ..rules import preset_labels
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -220,3 +225,26 @@ def format_compare(summaries: Sequence[Summary]) -> str:
     lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
              for r in rows]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def survey_report(directory: str | os.PathLike, as_json: bool = False, compare: bool = False, slowest: int = 5,
+                  labels: dict[str, str] | None = None) -> str:
+    """The stats report of the Klondike survey in ``directory`` (solves or grades), or with
+    ``compare`` its compare table (rule sets named by ``labels``, default
+    :func:`dsolve.rules.preset_labels`); with ``as_json``, one JSON object."""
+    from .store import RunTime, open_survey
+
+    survey = open_survey(directory)
+    manifest, table = survey.manifest, survey.rows
+    if "verdict" not in manifest.kind.schema.names:
+        raise InputError(f"{directory} holds a {manifest.job} survey, not one of Klondike solves")
+    summaries = summarize(table, manifest.settings, slowest)
+    wall = RunTime.of(survey.chunks)
+    if compare and not as_json:
+        labels = preset_labels() if labels is None else labels
+        summaries = [replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
+    if as_json:
+        return json.dumps({"survey": asdict(manifest), "wall_time": asdict(wall),
+                           "rule_sets": [s.to_dict() for s in summaries]}, indent=2)
+    heading = manifest.describe(table.num_rows) + ("" if compare else f"\n{wall}")
+    return f"{heading}\n\n{(format_compare if compare else format_stats)(summaries)}"

@@ -1,8 +1,8 @@
 """A plain, pure-Python Klondike rules engine: the independent judge of the native solver.
 
 It is written for clarity, not speed, and shares no code with the solver: it checks every
-move the solver reports (:func:`replay`) and decides small deals by brute force
-(:func:`exhaustive`), so the solver's verdicts can be cross-checked.
+move the solver reports (:func:`replay`), and :mod:`.brute` decides small deals by searching
+over it, so the solver's verdicts can be cross-checked.
 
 Rules (thoughtful Klondike: all cards are known, but face-down cards still cannot move):
 
@@ -24,20 +24,18 @@ Rules (thoughtful Klondike: all cards are known, but face-down cards still canno
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .cards import RANKS, SUITS, DeckShape, card_name
-from .deal import Deal, deal_from_order
-from .errors import InputError
+from ..cards import RANKS, SUITS, DeckShape, card_name, is_red, rank_of, suit_of
+from .deal import Deal
+from ..errors import InputError
 from .moves import (FOUNDATION_TO_TABLEAU, KINDS, REDEAL, TABLEAU_TO_FOUNDATION,
                     TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move,
                     parse_move)
-from .rules import Rules
+from ..rules import Rules
 
-__all__ = ["IllegalMove", "Game", "Replay", "replay", "Search", "search", "exhaustive",
-           "random_small_deal", "random_position"]
+__all__ = ["IllegalMove", "Game", "Replay", "replay"]
 
 
 class IllegalMove(Exception):
@@ -46,18 +44,6 @@ class IllegalMove(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def _rank(card: int) -> int:
-    return card // 4
-
-
-def _suit(card: int) -> int:
-    return card % 4
-
-
-def _red(card: int) -> bool:
-    return card % 2 == 1
 
 
 class Game:
@@ -135,10 +121,10 @@ class Game:
 
     def home_pile(self, card: int) -> int | None:
         """The foundation pile ``card`` may go onto now, or None."""
-        piles = self.suit_piles(_suit(card))
+        piles = self.suit_piles(suit_of(card))
         if self.rules.foundations == 4:   # one foundation a suit: its piles one after the other
             piles = [next((i for i in piles if self.foundations[i] < self.shape.ranks), piles[-1])]
-        return next((i for i in piles if self.foundations[i] == _rank(card)), None)
+        return next((i for i in piles if self.foundations[i] == rank_of(card)), None)
 
     def foundation_tops(self) -> dict[int, int]:
         """The foundation piles whose top card may come back, and that card (with 4 foundations
@@ -183,9 +169,9 @@ class Game:
         pile = self.piles[dst]
         if not pile:
             rule = self.rules.empty_rule
-            return rule == "any" or (rule == "king" and _rank(card) == self.king_rank)
+            return rule == "any" or (rule == "king" and rank_of(card) == self.king_rank)
         target = pile[-1]
-        return _red(card) != _red(target) and _rank(card) + 1 == _rank(target)
+        return is_red(card) != is_red(target) and rank_of(card) + 1 == rank_of(target)
 
     def may_found(self, card: int) -> bool:
         """May ``card`` go onto its foundation (is it the next rank of its suit)?"""
@@ -198,7 +184,7 @@ class Game:
         if not 1 <= count <= self.face_up(i):
             return False
         run = pile[len(pile) - count:]
-        return all(_red(lower) != _red(upper) and _rank(upper) + 1 == _rank(lower)
+        return all(is_red(lower) != is_red(upper) and rank_of(upper) + 1 == rank_of(lower)
                    for lower, upper in zip(run, run[1:]))
 
     def may_redeal(self) -> bool:
@@ -221,9 +207,9 @@ class Game:
                     f"may fill a space")
         target = pile[-1]
         problems = []
-        if _red(card) == _red(target):
+        if is_red(card) == is_red(target):
             problems.append("same colour")
-        if _rank(card) + 1 != _rank(target):
+        if rank_of(card) + 1 != rank_of(target):
             problems.append("not one rank lower")
         return f"{name} cannot go on {card_name(target)}: {' and '.join(problems)}"
 
@@ -231,7 +217,7 @@ class Game:
         """Why ``card`` may not go onto its foundation; None if it may."""
         if self.may_found(card):
             return None
-        suit = _suit(card)
+        suit = suit_of(card)
         wants = sorted({card_name(h * 4 + suit) for i in self.suit_piles(suit)
                         if (h := self.foundations[i]) < self.shape.ranks})
         needed = f"needs {' or '.join(wants)}" if wants else "is complete"
@@ -247,7 +233,7 @@ class Game:
             return f"pile {i + 1} has only {self.face_up(i)} face-up card(s); cannot move {count}"
         run = self.piles[i][-count:]
         for lower, upper in zip(run, run[1:]):
-            if _red(lower) == _red(upper) or _rank(upper) + 1 != _rank(lower):
+            if is_red(lower) == is_red(upper) or rank_of(upper) + 1 != rank_of(lower):
                 return (f"the run from pile {i + 1} is not in sequence: "
                         f"{card_name(upper)} on {card_name(lower)}")
         raise AssertionError("unreachable")
@@ -454,84 +440,3 @@ def replay(deal: Deal, rules: Rules, moves: Iterable[Move | str]) -> Replay:
             return Replay(False, steps, f"step {number} ({move}): {exc}", game)
         steps += 1
     return Replay(game.won, steps, None, game)
-
-
-# --------------------------------------------------------------------- exhaustive search
-
-
-@dataclass
-class Search:
-    """The outcome of :func:`search`: ``winnable`` (None if the node limit was hit), a winning
-    move list when winnable, and how many distinct positions were visited."""
-
-    winnable: bool | None
-    moves: list[Move] | None
-    nodes: int
-
-
-def search(deal: Deal, rules: Rules, limit: int = 500_000) -> Search:
-    """Complete depth-first search over single moves with a visited set of
-    :meth:`Game.symmetric_key`.
-
-    A win is reachable from the start iff the search meets a won position; every reachable
-    position (up to the order of the piles) is expanded once, so cycles (turn/redeal with
-    unlimited passes, moves back and forth) are harmless. The winning moves are recorded as
-    played on the positions actually expanded, so they replay exactly. Stops with
-    ``winnable=None`` after ``limit`` distinct positions.
-    """
-    start = Game(deal, rules)
-    parent: dict[tuple, tuple[tuple, Move] | None] = {start.symmetric_key(): None}
-
-    def path_to(key: tuple) -> list[Move]:
-        moves: list[Move] = []
-        while parent[key] is not None:
-            key, move = parent[key]  # type: ignore[misc]
-            moves.append(move)
-        return moves[::-1]
-
-    if start.won:
-        return Search(True, [], 1)
-    stack = [(start, start.symmetric_key())]
-    while stack:
-        game, key = stack.pop()
-        # Reversed, so the first legal moves (foundation moves) are tried first.
-        for move in reversed(game.legal_moves()):
-            child = game.copy()
-            child._play(move)
-            child_key = child.symmetric_key()
-            if child_key in parent:
-                continue
-            if len(parent) >= limit:
-                return Search(None, None, len(parent))
-            parent[child_key] = (key, move)
-            if child.won:
-                return Search(True, path_to(child_key), len(parent))
-            stack.append((child, child_key))
-    return Search(False, None, len(parent))
-
-
-def exhaustive(deal: Deal, rules: Rules, limit: int = 500_000) -> bool | None:
-    """Is the deal winnable? Decided by complete search (for small decks); None if more than
-    ``limit`` positions would have to be visited."""
-    return search(deal, rules, limit).winnable
-
-
-def random_small_deal(rng: random.Random, shape: DeckShape) -> Deal:
-    """A uniformly shuffled deal of ``shape`` (every card ``decks`` times), dealt the Klondike way."""
-    order = shape.cards() * shape.decks
-    rng.shuffle(order)
-    return deal_from_order(order, shape)
-
-
-def random_position(rng: random.Random, shape: DeckShape, rules: Rules, moves: int) -> Deal:
-    """A game in progress: a random deal of ``shape`` after up to ``moves`` random legal moves,
-    then a random number of each pile's face-down cards turned face up (so its face-up cards
-    need not form one run)."""
-    game = Game(random_small_deal(rng, shape), rules)
-    for _ in range(moves):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        game.apply(rng.choice(legal))
-    game.face_down = [rng.randint(0, down) for down in game.face_down]
-    return game.position()

@@ -4,11 +4,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import card_name
+from ..cards import card_name
 from .deal import Deal
 from .moves import REDEAL, TURN, Move
 from .referee import Game
-from .rules import Rules
+from ..rules import Rules
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Step:
 
 def narrate(deal: Deal, rules: Rules, moves: Iterable[Move]) -> list[Step]:
     """Play ``moves`` from ``deal`` through the referee (an illegal one raises
-    :class:`dsolve.referee.IllegalMove`), telling each."""
+    :class:`dsolve.klondike.referee.IllegalMove`), telling each."""
     game = Game(deal, rules)
     steps = []
     for number, move in enumerate(moves, 1):

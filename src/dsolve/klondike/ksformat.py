@@ -22,7 +22,7 @@ with ``/OUT 1`` is read as well: a ``Foundations: H-0 C-0 D-0 S-0`` line first, 
 Cards on the foundations or in the waste make a game in progress (in its first pass).
 
 **Game line** ``Game: N``, also in its deal files: Klondike-Solver's game N (``/GAME N``, see
-:func:`dsolve.deals.klondike_solver`).
+:func:`dsolve.klondike.deals.klondike_solver`).
 
 A file holds one deal; lines starting with ``#`` are comments and blank lines are skipped, as
 Klondike-Solver does. Writing (:func:`dump_deck_string`, :func:`dump_board`) needs the standard
@@ -34,10 +34,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .cards import RANKS, STANDARD, SUITS, make_card, parse_card, rank_of, suit_of
+from ..cards import RANKS, STANDARD, SUITS, make_card, parse_card, rank_of, suit_of
 from .deal import Deal, deal_from_order
 from .deals import make_deal
-from .errors import InputError, shown
+from ..errors import InputError, shown
 
 _DECK_DIGITS = 3 * STANDARD.size
 _ROWS = STANDARD.columns

@@ -1,6 +1,6 @@
 """Numbered deals: the seed conventions of other Klondike programs, reproduced exactly.
 
-Each convention turns an integer seed into a :class:`~dsolve.deal.Deal` the way its program does,
+Each convention turns an integer seed into a :class:`~dsolve.klondike.deal.Deal` the way its program does,
 so ``solvitaire(17)`` is the deal Solvitaire plays for ``--random 17``. A seed outside a
 convention's range raises :class:`InputError`. ``exact``/``exact_index`` number every 52-card deal
 (lonelybot's ``exact`` seed type) and so can name a deal from any convention.
@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .cards import STANDARD, SUITS, DeckShape, make_card, rank_of, suit_of
+from ..cards import STANDARD, SUITS, DeckShape, make_card, rank_of, suit_of
 from .deal import Deal, deal_from_order
-from .errors import InputError
+from ..errors import InputError
 
 _U32_MAX = 0xFFFFFFFF
 _N_CARDS = STANDARD.size

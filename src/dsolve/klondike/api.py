@@ -3,7 +3,7 @@
 The core searches macro moves (a talon card reached by turning the stock, a run moved and the
 exposed card sent home, safe cards sent home automatically, a lone child moved onto its other
 parent so that a safe card under it can go home). :func:`solve` expands them into the
-single steps of :mod:`dsolve.moves`, applying each to a :class:`dsolve.referee.Game`, so a line
+single steps of :mod:`dsolve.klondike.moves`, applying each to a :class:`dsolve.klondike.referee.Game`, so a line
 that comes out of here has already been checked move by move by the independent referee.
 """
 from __future__ import annotations
@@ -11,18 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from . import _core
-from .cards import SUITS, full_shape
+from .. import _core
+from ..cards import SUITS, full_shape
 from .deal import Deal
 from .deals import DEFAULT_CONVENTION, make_deal
 from .dealfiles import dump_deal
-from .errors import InputError, SolverBug
-from .limits import checked_limit, default_memory_mb
+from ..errors import InputError, SolverBug
+from ..limits import checked_limit, default_memory_mb
 from .moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
                     TURN, WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
 from .referee import Game, IllegalMove
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Hint, Result
-from .rules import STANDARD_RULES, Rules
+from ..rules import STANDARD_RULES, Rules
 
 _VERDICTS = {1: WINNABLE, 0: UNWINNABLE, -1: UNKNOWN}
 
@@ -43,7 +43,7 @@ def solve(deal: Deal, rules: Rules | str = STANDARD_RULES, *, max_nodes: int | N
     ``max_nodes`` (positions), ``timeout`` (seconds) and ``memory_mb`` (the transposition tables'
     memory, default :func:`default_memory_mb`) bound the search; each is ``None`` or a positive
     finite number. When the positions or seconds run out the verdict is ``unknown`` and
-    ``Result.limit`` says why (see :data:`dsolve.result.LIMITS`).
+    ``Result.limit`` says why (see :data:`dsolve.klondike.result.LIMITS`).
     """
     rules = _rules(rules)
     verdict, line, nodes, seconds, peak, limit, memory_mb, dead = _search(deal, rules, max_nodes,
@@ -155,7 +155,7 @@ def check(seed_or_deal: int | str | Deal, rules: Rules | str = STANDARD_RULES,
           deal: str = DEFAULT_CONVENTION, *, max_nodes: int | None = None,
           timeout: float | None = None, memory_mb: float | None = None) -> Result:
     """Decide a deal: a :class:`Deal` (or game in progress), or the seed of one in the seed
-    convention ``deal`` (see :mod:`dsolve.deals`; as the CLI's ``--deal``; two-deck rules deal the
+    convention ``deal`` (see :mod:`dsolve.klondike.deals`; as the CLI's ``--deal``; two-deck rules deal the
     two-deck shape). ``rules``: a :class:`Rules`, a preset name or a rules string. The rest as
     :func:`solve`."""
     rules = _rules(rules)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import textwrap
 from itertools import zip_longest
 
-from .cards import RANKS, STANDARD, SUITS, card_name
+from ..cards import RANKS, STANDARD, SUITS, card_name
 from .deal import Deal
 from .deals import exact_index
 

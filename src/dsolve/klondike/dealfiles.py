@@ -42,7 +42,7 @@ Without a ``shape:`` line (and always in JSON) the deck is inferred from the car
 up to the highest present, the number of piles, and two decks if there are more than one and a half
 decks' worth of cards. ``Deal`` then checks the card counts and duplicates.
 
-**Klondike-Solver**'s deck strings (``ks``) and PySol boards (``pysol``): see :mod:`dsolve.ksformat`.
+**Klondike-Solver**'s deck strings (``ks``) and PySol boards (``pysol``): see :mod:`dsolve.klondike.ksformat`.
 
 :func:`load_deal` tells the formats apart by content (and a ``.json`` name) and reads at most
 :data:`MAX_FILE_BYTES`, so an endless or huge file is refused, not read into memory.
@@ -55,9 +55,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import ksformat
-from .cards import RANKS, STANDARD, SUITS, DeckShape, card_name, make_card, parse_card, rank_of, suit_of
+from ..cards import (RANKS, STANDARD, SUITS, DeckShape, card_name, full_shape, make_card, parse_card, rank_of,
+                     suit_of)
 from .deal import Deal
-from .errors import InputError, shown
+from .deals import DEFAULT_CONVENTION, make_deal
+from ..errors import InputError, shown
 
 FORMATS = ("json", "text", "ks", "pysol")
 MAX_FILE_BYTES = 1 << 20
@@ -369,3 +371,18 @@ _PARSERS = {"json": _parse_json, "text": _parse_text,
             "ks": ksformat.parse_deck_file, "pysol": ksformat.parse_board_file}
 _WRITERS = {"json": _dump_json, "text": _dump_text,
             "ks": ksformat.dump_deck_string, "pysol": ksformat.dump_board}
+
+
+def choose_deal(seed: str | None = None, convention: str | None = None, deal_file: str | None = None,
+                shape: str | None = None, decks: int = 1) -> Deal:
+    """The deal a user chose (as the CLI's deal options): from ``deal_file``, else ``seed`` (default
+    1) dealt by ``convention`` (default solvitaire) with the ``shape`` deck (default: the standard
+    one, or with ``decks`` 2 the two-deck one)."""
+    if deal_file is not None:
+        given = [name for name, value in (("SEED", seed), ("--deal", convention), ("--shape", shape))
+                 if value is not None]
+        if given:
+            raise InputError(f"--file gives the whole deal; drop {', '.join(given)}")
+        return load_deal(deal_file)
+    deck = DeckShape.parse(shape) if shape is not None else full_shape(decks)
+    return make_deal(convention or DEFAULT_CONVENTION, "1" if seed is None else seed, deck)

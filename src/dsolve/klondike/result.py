@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import card_name
+from ..cards import card_name
 from .moves import Move
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
@@ -53,6 +53,19 @@ class Result:
                 "move_count": len(self.moves), "nodes": self.nodes, "seconds": round(self.seconds, 6),
                 "table_peak": self.table_peak, "limit": self.limit or None, "memory_mb": self.memory_mb,
                 "dead_cards": [card_name(c) for c in self.dead_cards]}
+
+    def describe(self) -> str:
+        """The verdict for a person: the length of a winning line, the budget that ran out, or
+        the cards that can never move of a loss proved without search."""
+        if self.verdict == WINNABLE:
+            return f"winnable in {len(self.moves)} moves"
+        if self.limit == "table":
+            return f"unknown (table full: {self.memory_mb:g} MB)"
+        if self.verdict == UNKNOWN:
+            return f"unknown ({self.limit} limit reached)"
+        if self.dead_cards:
+            return f"unwinnable (without search: {' '.join(map(card_name, self.dead_cards))} can never move)"
+        return self.verdict
 
     def __repr__(self) -> str:
         """Short: the number of moves of a winning line, not the moves."""

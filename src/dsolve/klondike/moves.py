@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cards import card_name, parse_card
-from .errors import InputError
+from ..cards import card_name, parse_card
+from ..errors import InputError
 
 TURN, REDEAL = "turn", "redeal"
 WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU = "waste-foundation", "waste-tableau"

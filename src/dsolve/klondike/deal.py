@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .cards import RANKS, STANDARD, SUITS, DeckShape, card_name, make_card
-from .errors import InputError
+from ..cards import RANKS, STANDARD, SUITS, DeckShape, card_name, make_card
+from ..errors import InputError
 
 
 @dataclass(frozen=True)

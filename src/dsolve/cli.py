@@ -725,6 +725,45 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
 
 
 
+# --- race ----------------------------------------------------------------------------------------
+
+@main.command(cls=_SeedCommand)
+@click.argument("seed_a")
+@click.argument("seed_b")
+@click.option("--variant", default="locked", show_default=True, metavar="open|locked",
+              help="locked: only the foundations are shared; open: also the other tableau")
+@click.option("--mode", default="race", show_default=True, metavar="race|turns",
+              help="race: both seats at once (think times); turns: the Pagat turns")
+@click.option("--draw", default="3", show_default=True, metavar="1|3", help="cards turned from the stock at a time")
+@click.option("--passes", default="unlimited", show_default=True, metavar="N|unlimited", help="trips through the stock")
+@click.option("--plays", default=20, show_default=True, type=int, metavar="N",
+              help="races, the decks swapped between the seats every other race")
+@click.option("--players", default="hidden,hidden", show_default=True, metavar="A,B",
+              help="seat A's and seat B's player: hidden, careless, random (one name: both)")
+@click.option("--think", default="1,1", show_default=True, metavar="A,B",
+              help="mean think time per move of seat A and seat B, seconds (race mode)")
+@click.option("--samples", type=click.IntRange(min=1), metavar="N",
+              help="worlds the hidden-information player deals per decision (default 8)")
+@click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
+              help="the core's positions per world (default 2000)")
+@click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+              help="varies every random number of the races")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes")
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+def race(seed_a: str, seed_b: str, variant: str, mode: str, draw: str, passes: str, plays: int, players: str,
+         think: str, samples: int | None, sample_nodes: int | None, sampling_seed: int, jobs: int,
+         as_json: bool) -> None:
+    """Race SEED_A's deck against SEED_B's at double solitaire (two seats, eight shared
+    foundations) and report each deck's win share, draws, cards contributed and moves to finish,
+    and the pair's imbalance, with 95 % intervals."""
+    from .races.race import format_report, race_pair, setup_from_options
+
+    setup = setup_from_options(variant, mode, draw, passes, players, think,
+                               _hidden_from_options(samples, sample_nodes), sampling_seed)
+    rep = race_pair((seed_a, seed_b), setup, plays, jobs)
+    click.echo(json.dumps(rep.to_dict(), indent=2) if as_json else format_report(rep))
+
+
 # --- crapette ----------------------------------------------------------------------------------
 
 @main.group()

@@ -157,7 +157,8 @@ class SeatAdapter:
                 return None
             move = real_move(view, choice)
             if move is not None:
-                self._expected = (view.disturbed, view.bounced, _after(projected, choice))
+                self._expected = (view.disturbed, view.bounced, _after(projected, choice),
+                                  frozenset(projected.unseen()))
                 return move
             self._inner = self._make(view)
         self._expected = None
@@ -169,10 +170,12 @@ class SeatAdapter:
         if self._expected is None or self._expected[:2] != (view.disturbed, view.bounced):
             return False
         expected: SeatView = self._expected[2]
+        unknown: frozenset[int] = self._expected[3]  # cards it could not know (a turned card: any)
         flipped = [a != b for a, b in zip(expected.face_down, projected.face_down)]
-        return (expected.foundations == projected.foundations and expected.waste == projected.waste
-                and len(expected.stock) == len(projected.stock) and not any(
-                    a != b for a, b, f in zip(expected.face_up, projected.face_up, flipped) if not f))
+        return (expected.foundations == projected.foundations
+                and len(expected.waste) == len(projected.waste) and len(expected.stock) == len(projected.stock)
+                and all(a == b for a, b in zip(expected.waste, projected.waste) if a not in unknown)
+                and not any(a != b for a, b, f in zip(expected.face_up, projected.face_up, flipped) if not f))
 
     def _free_home(self, view: RaceView, projected: SeatView | None) -> RaceMove | None:
         seat = view.seat

@@ -23,9 +23,10 @@ from ..deals import DEFAULT_CONVENTION, make_deal
 from ..errors import InputError
 from ..players.hidden import HiddenOptions
 from ..stats import mean_interval, paired_difference_interval, wilson
-from .players import make_racer
+from ..rules import parse_draw, parse_passes
+from .players import make_racer, parse_players
 from .table import SEATS, RaceMove, RaceRules, Table
-from .timing import FINISHED, RACE, Clock, Outcome, play
+from .timing import FINISHED, MODES, RACE, Clock, Outcome, play
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,21 @@ def report(pair: tuple[int, int], setup: RaceSetup, records: Sequence[RaceRecord
                       dict(Counter(r.end for r in records)), sum(sum(r.bounced) for r in records))
 
 
+def setup_from_options(variant: str = "locked", mode: str = RACE, draw: str | int = 3,
+                       passes: str | int | None = None, players: str = "hidden,hidden",
+                       think: str = "1,1", hidden: HiddenOptions = HiddenOptions(),
+                       sampling_seed: int = 0) -> RaceSetup:
+    """A :class:`RaceSetup` from option values as typed (bad values: :class:`InputError`)."""
+    try:
+        means = tuple(float(t) for t in think.split(","))
+    except ValueError:
+        raise InputError(f"bad think times {think!r} (expected seat A's and seat B's mean seconds, e.g. 1,2)") from None
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r} (expected {' or '.join(MODES)})")
+    return RaceSetup(RaceRules(variant, parse_draw(draw), parse_passes(passes)), mode, parse_players(players),
+                     Clock(means if len(means) == 2 else means * 2), hidden, sampling_seed=sampling_seed)  # type: ignore[arg-type]
+
+
 def race_pair(pair: Sequence[int | str], setup: RaceSetup = RaceSetup(), plays: int = 20,
               jobs: int = 1) -> RaceReport:
     """Check the seeds, play ``plays`` races of the pair (see :func:`play_races`) and report."""
@@ -193,8 +209,8 @@ def race_pair(pair: Sequence[int | str], setup: RaceSetup = RaceSetup(), plays: 
     return report(seeds, setup, play_races(seeds, setup, plays, jobs))
 
 
-def _interval(ci: tuple[float, float] | None, scale: float = 100, unit: str = "%") -> str:
-    return "" if ci is None else f" [{scale * ci[0]:.1f}, {scale * ci[1]:.1f}]{unit}"
+def _interval(ci: tuple[float, float] | None, scale: float = 100) -> str:
+    return "" if ci is None else f" [{scale * ci[0]:.1f}, {scale * ci[1]:.1f}]"
 
 
 def format_report(rep: RaceReport) -> str:
@@ -205,11 +221,11 @@ def format_report(rep: RaceReport) -> str:
              f"players A {s.players[0]}, B {s.players[1]}; {rep.plays} races, decks swapped every other race"]
     for name, d in zip(("deck 1", "deck 2"), rep.decks):
         finish = ("no race finished" if d.finish_moves is None else
-                  f"{d.finish_moves:.1f} moves to finish{_interval(d.finish_moves_ci, 1, '')} "
+                  f"{d.finish_moves:.1f} moves to finish{_interval(d.finish_moves_ci, 1)} "
                   f"({d.finishes} finished)")
         lines.append(f"  {name} (seed {d.seed}): wins {d.wins} = {100 * d.win_share:.1f}%{_interval(d.win_ci)}, "
                      f"draws {d.draws} = {100 * d.draw_share:.1f}%{_interval(d.draw_ci)}, "
-                     f"cards contributed {d.contributed:.1f}{_interval(d.contributed_ci, 1, '')}, {finish}")
+                     f"cards contributed {d.contributed:.1f}{_interval(d.contributed_ci, 1)}, {finish}")
     lines.append(f"  imbalance (deck 1 win share - deck 2's): {100 * rep.imbalance:+.1f}%"
                  f"{_interval(rep.imbalance_ci)}")
     ends = ", ".join(f"{end} {n}" for end, n in sorted(rep.ends.items()))

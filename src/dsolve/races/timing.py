@@ -30,7 +30,7 @@ from .table import PASS, TURN, RaceMove, RaceView, Table
 RACE, TURNS = "race", "turns"
 MODES = (RACE, TURNS)
 FINISHED, BLOCKED, REPEATED, MOVE_LIMIT = "finished", "blocked", "repetition", "move limit"
-MAX_REPEATS = 3
+MAX_REPEATS = 6
 DEFAULT_MAX_MOVES = 3000
 
 

@@ -26,7 +26,7 @@ from ..stats import mean_interval, paired_difference_interval, wilson
 from ..rules import parse_draw, parse_passes
 from .players import make_racer, parse_players
 from .table import SEATS, RaceMove, RaceRules, Table
-from .timing import FINISHED, MODES, RACE, Clock, Outcome, play
+from .timing import DEFAULT_MAX_MOVES, FINISHED, MODES, RACE, Clock, Outcome, play
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,8 @@ class RaceRecord:
 @dataclass(frozen=True)
 class RaceSetup:
     """What a pair's races share: rules, mode, the seats' players, the clock, the hidden player's
-    options, the seed convention and a sampling seed that varies all random numbers."""
+    options, the seed convention, a sampling seed that varies all random numbers, and the moves
+    after which a race is stopped (scored as a block)."""
 
     rules: RaceRules = RaceRules()
     mode: str = RACE
@@ -70,13 +71,15 @@ class RaceSetup:
     hidden: HiddenOptions = HiddenOptions()
     convention: str = DEFAULT_CONVENTION
     sampling_seed: int = 0
+    max_moves: int = DEFAULT_MAX_MOVES
 
 
 def play_race(seeds: tuple[int, int], setup: RaceSetup, board: str) -> RaceRecord:
     """One race: seat A dealt ``seeds[0]``, seat B ``seeds[1]``; ``board`` seeds its randomness."""
     table = Table.from_seeds(seeds, setup.rules, setup.convention)
     racers = [make_racer(name, f"{board}:{seat}", setup.hidden) for seat, name in enumerate(setup.players)]
-    outcome: Outcome = play(table, racers, setup.mode, setup.clock, random.Random(f"clock:{board}"))
+    outcome: Outcome = play(table, racers, setup.mode, setup.clock, random.Random(f"clock:{board}"),
+                             setup.max_moves)
     contributed = (table.contributed[0], table.contributed[1])
     if outcome.end == FINISHED:
         winner: int | None = outcome.moves[-1].seat

@@ -316,3 +316,18 @@ def test_cli_race_bad_input_is_one_line_exit_2(args, message):
     out = CliRunner().invoke(main, ["race", *args])
     assert out.exit_code == 2
     assert out.output.count("\n") == 1 and message in out.output and out.output.startswith("dsolve: error:")
+
+
+def test_pick_keeps_only_the_pairs_raced_even_with_their_imbalance():
+    from dsolve.pick import race_pairs
+
+    rows = [{"seed": s, "pair": n} for n, pair in enumerate(((9, 9), (3, 4), (2, 5)), 1) for s in pair]
+    kept = race_pairs(rows, CARELESS, 4)
+    expected = []
+    for a, b in zip(rows[::2], rows[1::2]):
+        rep = race_pair((a["seed"], b["seed"]), CARELESS, plays=4)
+        if rep.imbalance_ci[0] <= 0 <= rep.imbalance_ci[1]:
+            expected += [(a["seed"], rep.imbalance), (b["seed"], rep.imbalance)]
+    assert [(r["seed"], r["imbalance"]) for r in kept] == expected
+    assert kept[:2] == [{"seed": 9, "pair": 1, "imbalance": 0.0, "imbalance_low": kept[0]["imbalance_low"],
+                         "imbalance_high": kept[0]["imbalance_high"]}] * 2

@@ -648,11 +648,19 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), help="only seeds of this band")
 @click.option("--min-hidden-win-rate", type=click.FloatRange(0, 1), default=0.0, metavar="X",
               help="only seeds the hidden-information player wins at least this share of its plays")
-@click.option("--pairs", is_flag=True, help="match the picked seeds two by two on their grades (two-deck tables)")
+@click.option("--pairs", is_flag=True, help="match the picked seeds two by two on their grades (two-deck tables), "
+                                           "race each pair and drop those clearly uneven")
+@click.option("--pair-races", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+              help="with --pairs: races per pair (duplicate format)")
+@click.option("--pair-variant", default="locked", show_default=True, metavar="open|locked",
+              help="with --pairs: the double solitaire variant raced")
+@click.option("--pair-players", default="hidden,hidden", show_default=True, metavar="A,B",
+              help="with --pairs: the seats' players (hidden, careless, random)")
 def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, scheduler: str | None,
          timeout: float | str | None, memory: int | None, max_nodes: int | None, chunk_size: int | None,
          plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, count: int | None,
-         difficulty: str | None, min_hidden_win_rate: float, pairs: bool, **rules: Any) -> None:
+         difficulty: str | None, min_hidden_win_rate: float, pairs: bool, pair_races: int, pair_variant: str,
+         pair_players: str, **rules: Any) -> None:
     """Grade --seeds for race tables and write the seeds that qualify, with their grades, to FILE.
 
     Every listed seed is proven winnable. Rerunning the same command resumes the grading and
@@ -668,12 +676,20 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         raise InputError("pick grades under one rule set: give one --preset or --rules")
     if chunk_size is not None:
         raise InputError("--chunk-size is not a pick option")
+    racing = None
+    if pairs:
+        from .races.race import setup_from_options
+
+        racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
+                                    hidden=_hidden_from_options(samples, sample_nodes),
+                                    sampling_seed=sampling_seed)
     try:
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),
                           count=count, difficulty=difficulty, min_hidden_win_rate=min_hidden_win_rate,
-                          pairs=pairs, jobs=jobs, scheduler=scheduler, progress=True)
+                          pairs=pairs, pair_races=racing, pair_plays=pair_races, jobs=jobs,
+                          scheduler=scheduler, progress=True)
     except KeyboardInterrupt:
         click.echo(f"dsolve: interrupted; the grades so far are kept in {out}.grades. "
                    f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
@@ -681,7 +697,8 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
     paired = ""
     if pairs:
         worst = max((r["pair_gap"] for r in done.rows), default=0.0)
-        paired = f" in {len(done.rows) // 2} pairs (largest gap in hidden win rate {worst:.2f})"
+        paired = (f" in {len(done.rows) // 2} pairs raced even (largest gap in hidden win rate {worst:.2f}, "
+                  f"largest imbalance {max((abs(r['imbalance']) for r in done.rows), default=0.0):.2f})")
         if done.unpaired is not None:
             paired += f"; seed {done.unpaired} left without a pair"
     click.echo(f"{len(done.rows)} seeds written to {done.out}{paired}: {done.qualified} of {done.graded} "

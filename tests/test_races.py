@@ -12,10 +12,10 @@ from dsolve.cards import parse_card
 from dsolve.cli import main
 from dsolve.errors import InputError
 from dsolve.players.hidden import HiddenOptions
-from dsolve.races.players import make_racer, project
+from dsolve.races.players import project
 from dsolve.races.race import RaceSetup, play_race, race_pair, report, play_races
 from dsolve.races.referee import replay
-from dsolve.races.table import (FOUNDATION, LOCKED, OPEN, PLAY, TURN, WASTE, IllegalMove, RaceMove,
+from dsolve.races.table import (FOUNDATION, LOCKED, OPEN, PLAY, TURN, IllegalMove, RaceMove,
                                 RaceRules, Table, code_of, parse_race_move)
 from dsolve.races.timing import BLOCKED, FINISHED, Clock, play
 

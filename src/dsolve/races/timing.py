@@ -68,14 +68,22 @@ class Outcome:
     bounced: tuple[int, int]
 
 
-class _Repeats:
-    def __init__(self) -> None:
-        self._seen: Counter[tuple] = Counter()
+class _Ends:
+    """The ends that come after a move: the mover finished, a table seen ``MAX_REPEATS`` times,
+    the move limit."""
 
-    def again(self, table: Table) -> bool:
+    def __init__(self, max_moves: int) -> None:
+        self._seen: Counter[tuple] = Counter()
+        self._max_moves = max_moves
+
+    def after(self, table: Table, seat: int, moves: int) -> str | None:
+        if table.finished(seat):
+            return FINISHED
         key = table.key()
         self._seen[key] += 1
-        return self._seen[key] >= MAX_REPEATS
+        if self._seen[key] >= MAX_REPEATS:
+            return REPEATED
+        return MOVE_LIMIT if moves >= self._max_moves else None
 
 
 def play(table: Table, players: Sequence[RacePlayer], mode: str = RACE, clock: Clock = Clock(),
@@ -94,7 +102,7 @@ def _race(table: Table, players: Sequence[RacePlayer], clock: Clock, rng: random
     pending: list[tuple[float, RaceMove] | None] = [None, None]
     moves: list[RaceMove] = []
     times: list[float] = []
-    repeats = _Repeats()
+    ends = _Ends(max_moves)
 
     def decide(seat: int, now: float) -> None:
         move = players[seat].choose(table.view(seat))
@@ -102,61 +110,45 @@ def _race(table: Table, players: Sequence[RacePlayer], clock: Clock, rng: random
 
     decide(0, 0.0)
     decide(1, 0.0)
-    while True:
-        live = [s for s in (0, 1) if pending[s] is not None]
+    end = None
+    while end is None:
+        live = [(p[0], s, p[1]) for s, p in enumerate(pending) if p is not None]
         if not live:
             end = BLOCKED
             break
-        seat = min(live, key=lambda s: (pending[s][0], s))  # type: ignore[index]
-        now, move = pending[seat]  # type: ignore[misc]
+        now, seat, move = min(live, key=lambda item: item[:2])
         if table.problem(move) is None:
             table.apply(move)
             moves.append(move)
             times.append(now)
-            if table.finished(seat):
-                end = FINISHED
-                break
-            if repeats.again(table):
-                end = REPEATED
-                break
-            if len(moves) >= max_moves:
-                end = MOVE_LIMIT
-                break
-            if pending[1 - seat] is None:
+            end = ends.after(table, seat, len(moves))
+            if end is None and pending[1 - seat] is None:
                 decide(1 - seat, now)
         else:
             table.bounced[seat] += 1
-        decide(seat, now)
+        if end is None:
+            decide(seat, now)
     return Outcome(tuple(moves), tuple(times), end, 0, (table.bounced[0], table.bounced[1]))
 
 
 def _turns(table: Table, players: Sequence[RacePlayer], max_moves: int) -> Outcome:
     seat = first = table.first_to_move()
     moves: list[RaceMove] = []
-    repeats = _Repeats()
+    ends = _Ends(max_moves)
     passes = 0
-    while True:
+    end = None
+    while end is None:
         move = players[seat].choose(table.view(seat))
         if move is None:
             moves.append(RaceMove(seat, PASS))
             passes += 1
-            if passes == 2:
-                end = BLOCKED
-                break
+            end = BLOCKED if passes == 2 else None
             seat = 1 - seat
             continue
         passes = 0
         table.apply(move)
         moves.append(move)
-        if table.finished(seat):
-            end = FINISHED
-            break
-        if repeats.again(table):
-            end = REPEATED
-            break
-        if len(moves) >= max_moves:
-            end = MOVE_LIMIT
-            break
+        end = ends.after(table, seat, len(moves))
         if move.kind == TURN:
             seat = 1 - seat
     return Outcome(tuple(moves), (), end, first, (0, 0))

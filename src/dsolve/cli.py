@@ -545,11 +545,19 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), help="only seeds of this band")
 @click.option("--min-hidden-win-rate", type=click.FloatRange(0, 1), default=0.0, metavar="X",
               help="only seeds the hidden-information player wins at least this share of its plays")
-@click.option("--pairs", is_flag=True, help="match the picked seeds two by two on their grades (two-deck tables)")
+@click.option("--pairs", is_flag=True, help="match the picked seeds two by two on their grades (two-deck tables), "
+                                           "race each pair and drop those clearly uneven")
+@click.option("--pair-races", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+              help="with --pairs: races per pair (duplicate format)")
+@click.option("--pair-variant", default="locked", show_default=True, metavar="open|locked",
+              help="with --pairs: the double solitaire variant raced")
+@click.option("--pair-players", default="hidden,hidden", show_default=True, metavar="A,B",
+              help="with --pairs: the seats' players (hidden, careless, random)")
 def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, scheduler: str | None,
          timeout: float | str | None, memory: int | None, max_nodes: int | None, chunk_size: int | None,
          plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, count: int | None,
-         difficulty: str | None, min_hidden_win_rate: float, pairs: bool, **rules: Any) -> None:
+         difficulty: str | None, min_hidden_win_rate: float, pairs: bool, pair_races: int, pair_variant: str,
+         pair_players: str, **rules: Any) -> None:
     """Grade --seeds for race tables and write the seeds that qualify, with their grades, to FILE.
 
     Every listed seed is proven winnable. Rerunning the same command resumes the grading and
@@ -565,12 +573,20 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         raise InputError("pick grades under one rule set: give one --preset or --rules")
     if chunk_size is not None:
         raise InputError("--chunk-size is not a pick option")
+    racing = None
+    if pairs:
+        from .races.race import setup_from_options
+
+        racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
+                                    hidden=_hidden_from_options(samples, sample_nodes),
+                                    sampling_seed=sampling_seed)
     try:
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),
                           count=count, difficulty=difficulty, min_hidden_win_rate=min_hidden_win_rate,
-                          pairs=pairs, jobs=jobs, scheduler=scheduler, progress=True)
+                          pairs=pairs, pair_races=racing, pair_plays=pair_races, jobs=jobs,
+                          scheduler=scheduler, progress=True)
     except KeyboardInterrupt:
         click.echo(f"dsolve: interrupted; the grades so far are kept in {out}.grades. "
                    f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
@@ -578,7 +594,8 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
     paired = ""
     if pairs:
         worst = max((r["pair_gap"] for r in done.rows), default=0.0)
-        paired = f" in {len(done.rows) // 2} pairs (largest gap in hidden win rate {worst:.2f})"
+        paired = (f" in {len(done.rows) // 2} pairs raced even (largest gap in hidden win rate {worst:.2f}, "
+                  f"largest imbalance {max((abs(r['imbalance']) for r in done.rows), default=0.0):.2f})")
         if done.unpaired is not None:
             paired += f"; seed {done.unpaired} left without a pair"
     click.echo(f"{len(done.rows)} seeds written to {done.out}{paired}: {done.qualified} of {done.graded} "
@@ -622,6 +639,45 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
     with tempfile.TemporaryDirectory(prefix="dsolve-compare-") as temp:
         survey_from_options(out or temp, **options)
         click.echo(survey_report(out or temp, as_json, compare=True, labels=preset_labels(typed)))
+
+
+# --- race ----------------------------------------------------------------------------------------
+
+@main.command(cls=_SeedCommand)
+@click.argument("seed_a")
+@click.argument("seed_b")
+@click.option("--variant", default="locked", show_default=True, metavar="open|locked",
+              help="locked: only the foundations are shared; open: also the other tableau")
+@click.option("--mode", default="race", show_default=True, metavar="race|turns",
+              help="race: both seats at once (think times); turns: the Pagat turns")
+@click.option("--draw", default="3", show_default=True, metavar="1|3", help="cards turned from the stock at a time")
+@click.option("--passes", default="unlimited", show_default=True, metavar="N|unlimited", help="trips through the stock")
+@click.option("--plays", default=20, show_default=True, type=int, metavar="N",
+              help="races, the decks swapped between the seats every other race")
+@click.option("--players", default="hidden,hidden", show_default=True, metavar="A,B",
+              help="seat A's and seat B's player: hidden, careless, random (one name: both)")
+@click.option("--think", default="1,1", show_default=True, metavar="A,B",
+              help="mean think time per move of seat A and seat B, seconds (race mode)")
+@click.option("--samples", type=click.IntRange(min=1), metavar="N",
+              help="worlds the hidden-information player deals per decision (default 8)")
+@click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
+              help="the core's positions per world (default 2000)")
+@click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+              help="varies every random number of the races")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes")
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+def race(seed_a: str, seed_b: str, variant: str, mode: str, draw: str, passes: str, plays: int, players: str,
+         think: str, samples: int | None, sample_nodes: int | None, sampling_seed: int, jobs: int,
+         as_json: bool) -> None:
+    """Race SEED_A's deck against SEED_B's at double solitaire (two seats, eight shared
+    foundations) and report each deck's win share, draws, cards contributed and moves to finish,
+    and the pair's imbalance, with 95 % intervals."""
+    from .races.race import format_report, race_pair, setup_from_options
+
+    setup = setup_from_options(variant, mode, draw, passes, players, think,
+                               _hidden_from_options(samples, sample_nodes), sampling_seed)
+    rep = race_pair((seed_a, seed_b), setup, plays, jobs)
+    click.echo(json.dumps(rep.to_dict(), indent=2) if as_json else format_report(rep))
 
 
 # --- crapette ----------------------------------------------------------------------------------

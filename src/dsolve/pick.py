@@ -5,7 +5,8 @@ The grades are kept in a survey directory beside the output (``FILE.grades/``), 
 resumes where it stopped and a rerun of the same command writes the same file. Only seeds the core
 proved winnable are ever listed. ``pairs`` matches the picked seeds two by two for two-deck tables
 (each seat its own deck): sorted by their grades (hidden win rate, then careless win rate, then
-solution length), neighbours are paired, and each pair says how far apart its hidden win rates are.
+solution length), neighbours are paired, and each pair says how far apart its hidden win rates are;
+raced at double solitaire, the pairs whose measured imbalance is clearly not zero are dropped.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import pyarrow.parquet as pq
 from .errors import InputError
 from .players.grade import EASY, HARD, MEDIUM
 from .klondike.result import WINNABLE
+from .races.race import RaceSetup, play_races, report
 from .rules import Rules
 from .survey import Limits, open_survey, run_survey
 from .survey.store import atomic
@@ -73,6 +75,21 @@ def pair_up(rows: Sequence[dict]) -> tuple[list[dict], int | None]:
     return out, order[-1]["seed"] if len(order) % 2 else None
 
 
+def race_pairs(rows: Sequence[dict], setup: RaceSetup, plays: int, jobs: int | None = None) -> list[dict]:
+    """Race each pair of :func:`pair_up`'s rows (``plays`` races in duplicate format, see
+    :mod:`dsolve.races.race`) and keep the pairs whose imbalance interval holds zero, each row with
+    the pair's ``imbalance`` (the first seed's win share less the second's) and its interval."""
+    kept = []
+    for a, b in zip(rows[::2], rows[1::2]):
+        pair = (a["seed"], b["seed"])
+        rep = report(pair, setup, play_races(pair, setup, plays, jobs or 1))
+        low, high = rep.imbalance_ci
+        if low <= 0 <= high:
+            measured = {"imbalance": rep.imbalance, "imbalance_low": low, "imbalance_high": high}
+            kept += [{**a, **measured}, {**b, **measured}]
+    return kept
+
+
 def write_rows(rows: Sequence[dict], out: Path, columns: Sequence[str]) -> None:
     """Write ``rows`` (only ``columns``) to ``out``, CSV or Parquet by its suffix, atomically."""
     table = pa.Table.from_pylist([{c: r[c] for c in columns} for r in rows]) if rows else \
@@ -87,10 +104,12 @@ def write_rows(rows: Sequence[dict], out: Path, columns: Sequence[str]) -> None:
 def pick(out: str | os.PathLike, seeds: range, rules: Rules, *, convention: str = "solvitaire",
          limits: Limits | None = None, grading: dict[str, int], count: int | None = None,
          difficulty: str | None = None, min_hidden_win_rate: float = 0.0, pairs: bool = False,
+         pair_races: RaceSetup | None = None, pair_plays: int = 20,
          jobs: int | None = None, scheduler: str | None = None, progress: bool = False) -> Picked:
     """Grade ``seeds`` under ``rules`` (a resumable grading survey in :func:`store_of` ``out``,
     with ``grading`` from :func:`dsolve.players.grade.grading_options`) and write the qualifying
-    seeds to ``out`` (see :func:`select`, :func:`pair_up`)."""
+    seeds to ``out`` (see :func:`select`, :func:`pair_up`; with ``pair_races``, each pair is raced
+    ``pair_plays`` times with that setup and kept as :func:`race_pairs` says)."""
     out = Path(out)
     if out.suffix.lower() not in FORMATS:
         raise InputError(f"--out must end in .csv or .parquet, got {out.name!r}")
@@ -112,6 +131,9 @@ def pick(out: str | os.PathLike, seeds: range, rules: Rules, *, convention: str 
     if pairs:
         chosen, unpaired = pair_up(chosen)
         columns += ("pair", "pair_gap")
+        if pair_races is not None:
+            chosen = race_pairs(chosen, pair_races, pair_plays, jobs)
+            columns += ("imbalance", "imbalance_low", "imbalance_high")
     write_rows(chosen, out, columns)
     return Picked(out, store, len(graded), sum(r["verdict"] == WINNABLE for r in graded),
                   len(select(graded, None, difficulty, min_hidden_win_rate)), tuple(chosen), unpaired)

@@ -37,6 +37,33 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float] | None:
+    """Normal-approximation 95 % interval of the mean of ``values``; None with fewer than two."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    half = z * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return mean - half, mean + half
+
+
+def paired_difference_interval(first: int, second: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """95 % interval of ``(first - second) / n`` where, in each of ``n`` trials, at most one of two
+    events happens (``first`` trials had the first, ``second`` the second): Newcombe's score
+    interval for a difference of paired proportions (1998, method 10) with no trial having both.
+    ``(-1, 1)`` when ``n == 0``."""
+    if n == 0:
+        return -1.0, 1.0
+    p1, p2 = first / n, second / n
+    (l1, u1), (l2, u2) = wilson(first, n, z), wilson(second, n, z)
+    # the correlation of the two events' 2x2 table (both: 0, first only, second only, neither)
+    denominator = math.sqrt(first * (n - first) * second * (n - second))
+    phi = -first * second / denominator if denominator else 0.0
+    below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return max(-1.0, p1 - p2 - below), min(1.0, p1 - p2 + above)
+
+
 @dataclass(frozen=True)
 class WinRange:
     """Winnable share of ``n`` deals, ``won`` of them won and ``unknown`` undecided (fractions)."""

@@ -1,0 +1,9 @@
+"""Double solitaire: two seats, each with its own deck and Klondike layout, racing on eight shared
+foundations (``../shared/seeds/double-solitaire-open-race.txt`` and
+``simultaneous-solitaire-fr.txt``).
+
+``table.py`` the two-seat game and its legal moves; ``referee.py`` an independent replay of a race
+record; ``timing.py`` the simultaneous-race clock and the turn-based mode; ``players.py`` the seat
+adapters of the hidden-information, careless and random players; ``race.py`` races in duplicate
+format and their report.
+"""

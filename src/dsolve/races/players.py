@@ -1,0 +1,252 @@
+"""The seat adapters: the hidden-information and careless players of :mod:`dsolve.players`, and a
+random player, at a double solitaire table.
+
+A seat's player sees its :class:`~dsolve.races.table.RaceView` only. The single-deck players
+play the seat's own game through a *projection* (:func:`project`): a one-deck Klondike position
+(a :class:`~dsolve.players.view.SeatView`, so its own face-down and unturned stock cards stay
+unseen) built from the seat's own cards and the shared foundations as they stand. Per suit, with
+the suit's two piles at heights ``a >= b``:
+
+* the projection's foundation is ``a`` (the higher pile: the seat's cards from rank ``a`` up go
+  there in order, whoever built it) when every own card of the suit below ``a`` still in the
+  layout is visible; those cards (they wait for the lower pile) are lifted out of the projection;
+* otherwise, or where lifting would leave a pile with only face-down cards or change the waste
+  top, it is lower, down to ``b`` (both copies of every rank below ``b`` are home); the seat's own
+  cards at or above it that are no longer in its layout (home on the higher pile, or in the open
+  race lying on the other tableau) are put at the end of the projected stock, as cards still to
+  be played from a place the seat does not control.
+
+So a card the other seat puts up changes the projection: it can let the seat's next card of the
+suit go home, and with it what the core and the safe-card rule see as safe or needed. A card the
+other seat places on this seat's piles (open race) is left out of the projection.
+
+Each decision, before asking the single-deck player: (1) a foundation move the projection does
+not show (a lifted card, a card going onto the higher pile out of the projection's order, another
+seat's card on this seat's piles) is played at once; (2) in the open race, a card or run leaving
+the seat's layout onto the other tableau (a reveal first, then one that empties a pile, then the
+waste top, then any), never a card that came back after it sent it over. Otherwise the
+single-deck player's move on the projection is played if the table allows the same move (same
+card, same piles; the stock moves map onto whichever of turn / redeal the table allows). The
+hidden player is started afresh when the other seat has disturbed the seat (moved on the
+foundations or on its piles) or its own move bounced: its sampled worlds were dealt for a
+projection that no longer holds. It takes a move the table refuses as a sign of the same and
+asks once more afresh, then turns the stock if it can.
+
+The random player plays a uniformly random legal move (it is here to exercise the rules).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..cards import STANDARD
+from ..errors import InputError
+from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
+                     WASTE_TO_TABLEAU, Move)
+from ..players.careless import CarelessPlayer
+from ..players.hidden import HiddenOptions, HiddenPlayer
+from ..players.view import Player, Seat, SeatView
+from ..klondike.referee import Game
+from ..rules import Rules
+from .table import FOUNDATION, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove, RaceView
+
+PLAYERS = ("hidden", "careless", "random")
+
+
+def _rank(code: int) -> int:
+    return code % 52 // 4
+
+
+def _suit(code: int) -> int:
+    return code % 4
+
+
+def single_rules(view: RaceView) -> Rules:
+    """The one-deck rules a seat's own game follows: the table's draw and passes, king spaces,
+    no card back from a foundation."""
+    return Rules(draw=view.rules.draw, passes=view.rules.passes, empty_rule="king", worry_back=False)
+
+
+def projection_heights(view: RaceView) -> list[int] | None:
+    """The projection's foundation height per suit (see the module docstring); None if the
+    seat's layout cannot be projected (a pile whose lowest face-up card is not its own)."""
+    seat = view.seat
+    tall = [max(len(view.foundations[s]), len(view.foundations[s + 4])) for s in range(4)]
+    low = [min(len(view.foundations[s]), len(view.foundations[s + 4])) for s in range(4)]
+    own_home = {c % 52 for pile in view.foundations for c in pile if c // 52 == seat}
+    other_tableau = {c % 52 for pile in view.face_up[1 - seat] for c in pile if c // 52 == seat}
+    visible = {c % 52 for pile in view.face_up[seat] for c in pile if c // 52 == seat}
+    visible |= {c % 52 for c in view.waste} | {c % 52 for c in view.stock if c is not None}
+    hidden = set(range(52)) - own_home - other_tableau - visible
+    heights = [low[s] if any(c % 4 == s and c // 4 < tall[s] for c in hidden) else tall[s] for s in range(4)]
+    changed = True
+    while changed:
+        changed = False
+        for pile, down in zip(view.face_up[seat], view.face_down[seat]):
+            if down and all(c // 52 != seat or _rank(c) < heights[_suit(c)] for c in pile):
+                if pile[0] // 52 != seat:
+                    return None
+                heights[_suit(pile[0])], changed = _rank(pile[0]), True
+        if view.waste and _rank(view.waste[-1]) < heights[_suit(view.waste[-1])]:
+            heights[_suit(view.waste[-1])], changed = _rank(view.waste[-1]), True
+    return heights
+
+
+def project(view: RaceView) -> SeatView | None:
+    """The seat's own game as a one-deck position (see the module docstring), or None."""
+    heights = projection_heights(view)
+    if heights is None:
+        return None
+    seat = view.seat
+
+    def kept(code: int) -> bool:
+        return code // 52 == seat and _rank(code) >= heights[_suit(code)]
+
+    in_layout = {c for pile in view.face_up[seat] for c in pile} | set(view.waste)
+    in_layout |= {c for c in view.stock if c is not None}
+    out = sorted(c % 52 for pile in view.foundations for c in pile if kept(c))
+    out += sorted(c % 52 for pile in view.face_up[1 - seat] for c in pile if kept(c) and c not in in_layout)
+    return SeatView(STANDARD, single_rules(view),
+                    tuple(tuple(c % 52 for c in pile if kept(c)) for pile in view.face_up[seat]),
+                    view.face_down[seat],
+                    tuple(None if c is None else c % 52 for c in view.stock if c is None or kept(c)) + tuple(out),
+                    tuple(c % 52 for c in view.waste if kept(c)), tuple(heights), view.passes_used)
+
+
+def real_move(view: RaceView, move: Move) -> RaceMove | None:
+    """The table move that is ``move`` of the projection, if the table allows it now."""
+    seat, code = view.seat, view.seat * 52 + move.card
+    if move.kind in (TURN, REDEAL):
+        return next((m for m in view.legal if m.kind in (RACE_TURN, RACE_REDEAL)), None)
+    wanted: Callable[[RaceMove], bool]
+    if move.kind == WASTE_TO_FOUNDATION:
+        wanted = lambda m: m.src == WASTE and m.dst_side == FOUNDATION
+    elif move.kind == WASTE_TO_TABLEAU:
+        wanted = lambda m: m.src == WASTE and m.dst_side == seat and m.dst == move.dst
+    elif move.kind == TABLEAU_TO_FOUNDATION:
+        wanted = lambda m: m.src_side == seat and m.src == move.src and m.dst_side == FOUNDATION
+    elif move.kind == TABLEAU_TO_TABLEAU:
+        wanted = lambda m: (m.src_side == seat and m.src == move.src and m.dst_side == seat
+                            and m.dst == move.dst)
+    else:
+        return None
+    return next((m for m in view.legal if m.kind == PLAY and m.card == code and wanted(m)), None)
+
+
+class SeatAdapter:
+    """A one-deck player at a race seat (see the module docstring). ``make`` builds the one-deck
+    player for a view; ``fresh`` whether to build it again when the seat was disturbed."""
+
+    def __init__(self, make: Callable[[RaceView], Player], fresh: bool) -> None:
+        self._make, self._fresh = make, fresh
+        self._inner: Player | None = None
+        self._expected: tuple | None = None  # (disturbed, bounced, heights) its last move left
+        self._sent: set[int] = set()  # cards sent over to the other tableau
+
+    def choose(self, view: RaceView) -> RaceMove | None:
+        projected = project(view)
+        move = self._free_home(view, projected) or self._send_over(view)
+        if move is not None or projected is None:
+            self._expected = None
+            return move or _stock_move(view)
+        if self._inner is None or (self._fresh and not self._as_expected(view, projected)):
+            self._inner = self._make(view)
+        for _ in range(2):
+            choice = self._inner.choose(projected)
+            if choice is None:
+                return None
+            move = real_move(view, choice)
+            if move is not None:
+                self._expected = (view.disturbed, view.bounced, _after(projected, choice),
+                                  frozenset(projected.unseen()))
+                return move
+            self._inner = self._make(view)
+        self._expected = None
+        return _stock_move(view)
+
+    def _as_expected(self, view: RaceView, projected: SeatView) -> bool:
+        """Is the projection what the one-deck player's last move should have left (nothing
+        else changed it: the other seat, a bounce, the projection's own heights or stock)?"""
+        if self._expected is None or self._expected[:2] != (view.disturbed, view.bounced):
+            return False
+        expected: SeatView = self._expected[2]
+        unknown: frozenset[int] = self._expected[3]  # cards it could not know (a turned card: any)
+        flipped = [a != b for a, b in zip(expected.face_down, projected.face_down)]
+        return (expected.foundations == projected.foundations
+                and len(expected.waste) == len(projected.waste) and len(expected.stock) == len(projected.stock)
+                and all(a == b for a, b in zip(expected.waste, projected.waste) if a not in unknown)
+                and not any(a != b for a, b, f in zip(expected.face_up, projected.face_up, flipped) if not f))
+
+    def _free_home(self, view: RaceView, projected: SeatView | None) -> RaceMove | None:
+        seat = view.seat
+        for move in view.legal:
+            if move.kind == PLAY and move.dst_side == FOUNDATION and move.src_side == seat:
+                card = move.card
+                if (projected is None or card // 52 != seat
+                        or _rank(card) != projected.foundations[_suit(card)]):
+                    return move
+        return None
+
+    def _send_over(self, view: RaceView) -> RaceMove | None:
+        seat = view.seat
+        moves = [m for m in view.legal if m.kind == PLAY and m.src_side == seat and m.dst_side == 1 - seat
+                 and m.card not in self._sent]
+        if not moves:
+            return None
+
+        def order(m: RaceMove) -> int:
+            if m.src == WASTE:
+                return 2
+            left = len(view.face_up[seat][m.src]) - m.count
+            return 0 if left == 0 and view.face_down[seat][m.src] else 1 if left == 0 else 3
+
+        move = min(moves, key=order)
+        self._sent.add(move.card)
+        return move
+
+
+def _after(projected: SeatView, move: Move) -> SeatView:
+    """The projection after ``move``, as the one-deck player expects it (a card it turns up
+    stands in for the unknown one)."""
+    game = Game(projected.world(projected.unseen()), projected.rules)
+    game.apply(move)
+    return Seat(game.position(), projected.rules).view()
+
+
+def _stock_move(view: RaceView) -> RaceMove | None:
+    return next((m for m in view.legal if m.kind in (RACE_TURN, RACE_REDEAL)), None)
+
+
+class RandomRacer:
+    """A uniformly random legal move (None when there is none)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: RaceView) -> RaceMove | None:
+        return self._rng.choice(view.legal) if view.legal else None
+
+
+def make_racer(name: str, seed: str, hidden: HiddenOptions = HiddenOptions()) -> SeatAdapter | RandomRacer:
+    """The player ``name`` (one of :data:`PLAYERS`) with its random choices seeded by ``seed``."""
+    rng = random.Random(f"{name}:{seed}")
+    if name == "hidden":
+        return SeatAdapter(lambda view: HiddenPlayer(single_rules(view), rng, hidden), fresh=True)
+    if name == "careless":
+        return SeatAdapter(lambda view: CarelessPlayer(rng), fresh=False)
+    if name == "random":
+        return RandomRacer(rng)
+    raise InputError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")
+
+
+def parse_players(text: str) -> tuple[str, str]:
+    """``"hidden,careless"`` (seat A, seat B), or one name for both seats."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2:
+        raise InputError(f"bad players {text!r} (expected A,B, e.g. hidden,careless)")
+    for name in names:
+        if name not in PLAYERS:
+            raise InputError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")
+    return names[0], names[1]

@@ -86,8 +86,18 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
 
     Partial runs (leaving a face-up card behind) are moved only when the exposed card goes home
     at once (Blake & Gent, Appendix B.2, Theorem 4, for red-black building with runs moved like
-    single cards; Theorem 5: compatible with safe moves; with two decks every partial run, see
-    may_head). A whole pile with nothing face down never
+    single cards; Theorem 5: compatible with safe moves). It holds for two decks as well, by this
+    argument, which nowhere asks the cards to differ: let a winning line L move run R from face-up
+    card e onto t (a card: same rank and colour as e, as both take R's head; or, under 'any', an
+    empty column), e not going home next. Drop that move and play L on, with what L builds on e
+    built on t instead and the other way round: e and t take the same cards, a run moved from
+    above one leaves it as it would the other, and e or t moving carries what lies on it, so each
+    move stays legal and the positions agree but for those two stacks, until e (or t) goes home
+    in L, bare there. Just before, move the other stack off it onto t (or e), bare then: a partial
+    run followed at once by its exposed card home. (Once the stack on t empties in L while e's
+    does not, under 'any', a whole-column move puts it back.) The new line is no longer, and its
+    first partial run not followed by its card home comes later; among the shortest winning
+    lines the one where that is latest has none. A whole pile with nothing face down never
     moves to an empty column (relabelling the columns gives the same position), and only the
     first empty column is a target (all empty columns are alike)."""
     cdef int a, b, i, rs, top, down
@@ -124,15 +134,13 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
 
 cdef inline bint may_head(const Config* cfg, const State* s, int a, int i) noexcept nogil:
     """Whether face-up card i of pile a may head a tableau move: the pile's lowest face-up card,
-    or a partial run's whose exposed card goes home next (see gen_runs); with two decks any
-    (Theorem 4 is proved for one copy of each card: not re-argued here)."""
-    return i == s.down[a] or not one_deck(cfg) or goes_home(cfg, s, s.card[a][i - 1])
+    or a partial run's whose exposed card goes home next (see gen_runs)."""
+    return i == s.down[a] or goes_home(cfg, s, s.card[a][i - 1])
 
 cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, int a, int b,
                               int i, int down) noexcept nogil:
     """File the move of pile a's run from card i (which may head one) onto pile b by its class.
-    A partial run's exposed card goes home with it (one deck), or stays (two decks: a move of
-    its own)."""
+    A partial run's exposed card goes home with it."""
     if i == down:
         if down > 0:
             out.n_reveals = add(out.reveals, out.n_reveals, MV_TABLEAU_TABLEAU, a, b, i, 0,
@@ -142,7 +150,7 @@ cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, 
                                 s.card[a][i])
     else:
         out.n_partial = add(out.partial, out.n_partial, MV_TABLEAU_TABLEAU, a, b, i,
-                            FLAG_THEN_HOME if one_deck(cfg) else 0, s.card[a][i])
+                            FLAG_THEN_HOME, s.card[a][i])
 
 cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) noexcept nogil:
     """The talon positions reachable now (K+, Bjarnason, Tadepalli & Fern 2007), each with
@@ -280,24 +288,16 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     if not one_deck(cfg):
         memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
         n += runs.n_reveals
+        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
+        n += runs.n_partial
     n = gen_talon(cfg, s, accept, moves, n, empty, builds)
     if one_deck(cfg):
         memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
         n += runs.n_reveals
-    if one_deck(cfg):
         memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
         n += runs.n_partial
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
     n += runs.n_empties
-    if not one_deck(cfg) and cfg.two_rounds:
-        # Two decks: every partial run (see may_head) and every card back from the foundations
-        # come last: without the one-deck reductions most of them only shuffle cards about, and
-        # taken early they lead the search astray. With 4 foundations the cards back last (on
-        # seeds 1..20 of double-klondike 10 won within 3 s so, 4 with the partial runs last);
-        # with 8 the partial runs (on seeds 21..40 of double-klondike-8 with king spaces, 18
-        # won within 3 s so, 12 with the cards back last).
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
     if cfg.worry_back:
         for su in range(cfg.home_slots):
             c = foundation_top(cfg, s.home, su)
@@ -330,7 +330,4 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             while to:
                 n = add(moves, n, MV_FOUNDATION_TABLEAU, su, ctz64(to), 0, 0, c)
                 to &= to - 1
-    if not one_deck(cfg) and not cfg.two_rounds:
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
     return n

@@ -176,7 +176,7 @@ ALL_TWO_DECK_RULES = [Rules(draw, passes, empty, worry, decks=2, foundations=fou
                       for draw in (1, 2, 3) for passes in (1, 2, None)
                       for empty in ("king", "any", "none") for worry in (True, False)
                       for foundations in (4, 8)]
-TWO_DECK_DEALS = {"2x1x4/3": 10, "2x2x3/3": 10, "2x2x4/4": 6}
+TWO_DECK_DEALS = {"2x1x4/3": 10, "2x2x3/3": 10, "2x2x4/4": 6, "2x2x5/4": 4, "2x3x3/4": 4}
 SLOW_TWO_DECK_DEALS = {"2x2x4/4": 30, "2x3x4/5": 4}
 
 
@@ -189,6 +189,27 @@ def test_core_matches_brute_force_on_two_decks(rules: Rules) -> None:
 
     for shape, count in TWO_DECK_DEALS.items():
         differential("two decks", shape, rules, count)
+
+
+def test_two_deck_dead_ends_are_lost() -> None:
+    """The dead-end test with two copies of each card (a route needs one copy, a card is dead only
+    when neither copy can open it) decides small deals at the root, and each is lost for the
+    brute force."""
+    from dsolve.api import solve
+
+    rng = random.Random("two-deck dead ends")
+    shape = DeckShape.parse("2x2x4/4")
+    dead = 0
+    for _ in range(120):
+        deal = random_small_deal(rng, shape)
+        rules = Rules(rng.choice([1, 3]), rng.choice([None, 1]), rng.choice(["king", "none"]),
+                      rng.choice([True, False]), decks=2, foundations=rng.choice([4, 8]))
+        result = solve(deal, rules, timeout=10)
+        if result.dead_cards:
+            dead += 1
+            assert result.verdict == "unwinnable" and result.nodes == 0
+            assert search(deal, rules, limit=300_000).winnable is False, (rules, deal)
+    assert dead >= 3
 
 
 @pytest.mark.slow

@@ -191,6 +191,32 @@ def test_core_matches_brute_force_on_two_decks(rules: Rules) -> None:
         differential("two decks", shape, rules, count)
 
 
+PARTIAL_RUN_SHAPE = DeckShape(2, 3, 3, decks=2)     # AC 2C 3C AH 2H 3H twice, 3 piles
+
+
+@pytest.mark.parametrize("foundations", [4, 8])
+@pytest.mark.parametrize("empty", ["king", "any", "none"])
+@pytest.mark.parametrize("worry", [True, False])
+def test_a_partial_run_then_home_wins(foundations: int, empty: str, worry: bool) -> None:
+    """Only moving 2H off the 3C it lies on, onto the other 3C, lets that 3C go home and free the
+    aces under it (8 foundations: clubs at 2 and 1, so only one 3C may go home; 4: the second
+    round needs AC, under 2C): a core without Theorem 4's partial runs calls these lost, and so
+    did one that put a small deck's lower club pile in the spades' slot."""
+    from dsolve.api import solve
+
+    piles = [cards("AH AH 3C 2H"), cards("2H 3C")]
+    if foundations == 8:
+        deal = Deal(piles + [cards("3H 3H 2C")], [], PARTIAL_RUN_SHAPE, face_down=(2, 1, 2),
+                    foundations=(2, 0, 1, 0))
+    else:
+        deal = Deal(piles + [cards("3H 3H 2C AC")], [], PARTIAL_RUN_SHAPE, face_down=(2, 1, 3),
+                    foundations=(2, 0, 0, 0))
+    rules = Rules(3, None, empty, worry, decks=2, foundations=foundations)
+    assert search(deal, rules, limit=300_000).winnable
+    result = solve(deal, rules, timeout=10)
+    assert result.verdict == "winnable" and replay(deal, rules, result.moves).won
+
+
 def test_two_deck_dead_ends_are_lost() -> None:
     """The dead-end test with two copies of each card (a route needs one copy, a card is dead only
     when neither copy can open it) decides small deals at the root, and each is lost for the

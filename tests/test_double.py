@@ -217,6 +217,26 @@ def test_a_partial_run_then_home_wins(foundations: int, empty: str, worry: bool)
     assert result.verdict == "winnable" and replay(deal, rules, result.moves).won
 
 
+@pytest.mark.parametrize("draw", [1, 3])
+@pytest.mark.parametrize("empty", ["king", "any", "none"])
+@pytest.mark.parametrize("worry", [True, False])
+def test_a_card_worried_back_to_build_on_wins(draw: int, empty: str, worry: bool) -> None:
+    """2H covers both AH; the only black 3s are home (8 foundations, clubs at 3 and 3): only a 3C
+    taken back onto the 4H, 2H built on it, frees the aces. Won with worrying back, lost
+    without; a core whose two-deck filter on cards back ignored what could be built on them
+    calls it lost."""
+    from dsolve.api import solve
+
+    deal = Deal([cards("AH AH 2H"), cards("3H 4H")], cards("4C 2H 4C 3H 4H"),
+                DeckShape(2, 4, 2, decks=2), face_down=(2, 1), foundations=(3, 0, 3, 0))
+    rules = Rules(draw, None, empty, worry, decks=2, foundations=8)
+    assert search(deal, rules, limit=300_000).winnable is worry
+    result = solve(deal, rules, timeout=10)
+    assert result.verdict == ("winnable" if worry else "unwinnable")
+    if worry:
+        assert replay(deal, rules, result.moves).won
+
+
 def test_two_deck_dead_ends_are_lost() -> None:
     """The dead-end test with two copies of each card (a route needs one copy, a card is dead only
     when neither copy can open it) decides small deals at the root, and each is lost for the

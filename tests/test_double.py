@@ -177,7 +177,7 @@ ALL_TWO_DECK_RULES = [Rules(draw, passes, empty, worry, decks=2, foundations=fou
                       for draw in (1, 2, 3) for passes in (1, 2, None)
                       for empty in ("king", "any", "none") for worry in (True, False)
                       for foundations in (4, 8)]
-TWO_DECK_DEALS = {"2x1x4/3": 10, "2x2x3/3": 10, "2x2x4/4": 6}
+TWO_DECK_DEALS = {"2x1x4/3": 10, "2x2x3/3": 10, "2x2x4/4": 6, "2x2x5/4": 4, "2x3x3/4": 4}
 SLOW_TWO_DECK_DEALS = {"2x2x4/4": 30, "2x3x4/5": 4}
 
 
@@ -190,6 +190,73 @@ def test_core_matches_brute_force_on_two_decks(rules: Rules) -> None:
 
     for shape, count in TWO_DECK_DEALS.items():
         differential("two decks", shape, rules, count)
+
+
+PARTIAL_RUN_SHAPE = DeckShape(2, 3, 3, decks=2)     # AC 2C 3C AH 2H 3H twice, 3 piles
+
+
+@pytest.mark.parametrize("foundations", [4, 8])
+@pytest.mark.parametrize("empty", ["king", "any", "none"])
+@pytest.mark.parametrize("worry", [True, False])
+def test_a_partial_run_then_home_wins(foundations: int, empty: str, worry: bool) -> None:
+    """Only moving 2H off the 3C it lies on, onto the other 3C, lets that 3C go home and free the
+    aces under it (8 foundations: clubs at 2 and 1, so only one 3C may go home; 4: the second
+    round needs AC, under 2C): a core without Theorem 4's partial runs calls these lost, and so
+    did one that put a small deck's lower club pile in the spades' slot."""
+    from dsolve.api import solve
+
+    piles = [cards("AH AH 3C 2H"), cards("2H 3C")]
+    if foundations == 8:
+        deal = Deal(piles + [cards("3H 3H 2C")], [], PARTIAL_RUN_SHAPE, face_down=(2, 1, 2),
+                    foundations=(2, 0, 1, 0))
+    else:
+        deal = Deal(piles + [cards("3H 3H 2C AC")], [], PARTIAL_RUN_SHAPE, face_down=(2, 1, 3),
+                    foundations=(2, 0, 0, 0))
+    rules = Rules(3, None, empty, worry, decks=2, foundations=foundations)
+    assert search(deal, rules, limit=300_000).winnable
+    result = solve(deal, rules, timeout=10)
+    assert result.verdict == "winnable" and replay(deal, rules, result.moves).won
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+@pytest.mark.parametrize("empty", ["king", "any", "none"])
+@pytest.mark.parametrize("worry", [True, False])
+def test_a_card_worried_back_to_build_on_wins(draw: int, empty: str, worry: bool) -> None:
+    """2H covers both AH; the only black 3s are home (8 foundations, clubs at 3 and 3): only a 3C
+    taken back onto the 4H, 2H built on it, frees the aces. Won with worrying back, lost
+    without; a core whose two-deck filter on cards back ignored what could be built on them
+    calls it lost."""
+    from dsolve.api import solve
+
+    deal = Deal([cards("AH AH 2H"), cards("3H 4H")], cards("4C 2H 4C 3H 4H"),
+                DeckShape(2, 4, 2, decks=2), face_down=(2, 1), foundations=(3, 0, 3, 0))
+    rules = Rules(draw, None, empty, worry, decks=2, foundations=8)
+    assert search(deal, rules, limit=300_000).winnable is worry
+    result = solve(deal, rules, timeout=10)
+    assert result.verdict == ("winnable" if worry else "unwinnable")
+    if worry:
+        assert replay(deal, rules, result.moves).won
+
+
+def test_two_deck_dead_ends_are_lost() -> None:
+    """The dead-end test with two copies of each card (a route needs one copy, a card is dead only
+    when neither copy can open it) decides small deals at the root, and each is lost for the
+    brute force."""
+    from dsolve.api import solve
+
+    rng = random.Random("two-deck dead ends")
+    shape = DeckShape.parse("2x2x4/4")
+    dead = 0
+    for _ in range(120):
+        deal = random_small_deal(rng, shape)
+        rules = Rules(rng.choice([1, 3]), rng.choice([None, 1]), rng.choice(["king", "none"]),
+                      rng.choice([True, False]), decks=2, foundations=rng.choice([4, 8]))
+        result = solve(deal, rules, timeout=10)
+        if result.dead_cards:
+            dead += 1
+            assert result.verdict == "unwinnable" and result.nodes == 0
+            assert search(deal, rules, limit=300_000).winnable is False, (rules, deal)
+    assert dead >= 3
 
 
 @pytest.mark.slow

@@ -20,9 +20,16 @@ cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept no
     first card of G ever to move would need a route that only a move of a card of G could open.
     Nothing ever enters the region below a pile's lowest face-up card, nor the waste below its
     top, so cards added later only cover more. On the tableau G only shrinks as play goes on (new
-    dead ends come from parents sent home for good); the waste grows, so G with it."""
-    cdef signed char pile_of[MAX_CARD]
-    cdef signed char pos_of[MAX_CARD]
+    dead ends come from parents sent home for good); the waste grows, so G with it.
+
+    Two decks: a route needs one of a card's two copies (a parent; each lower card of its suit, as
+    a foundation it goes onto holds one copy of each), so it may open while a copy is home (for a
+    parent: and worrying back allowed), in the talon, or where the rule above lets it act; a card
+    stays in G only when neither copy can. The first card of G to move still finds every card of
+    G and all under them in place, so none of those copies has moved."""
+    cdef signed char pile_of[2][MAX_CARD]     # [copy][card]: where the located copies lie
+    cdef signed char pos_of[2][MAX_CARD]
+    cdef uint8_t located[MAX_CARD]
     cdef bint stuck[MAX_PILES + 1][MAX_TALON]
     cdef int top_stuck[MAX_PILES + 1]
     cdef int length[MAX_PILES + 1]
@@ -31,9 +38,10 @@ cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept no
     cdef int waste_pile = cfg.piles, npiles = cfg.piles, p, k, q, r, su, x, n_stuck = 0
     cdef bint changed = True, movable
     cdef uint8_t d
-    if cfg.empty_rule == EMPTY_ANY or not one_deck(cfg):
-        return False        # two decks: pile_of / pos_of hold one place per card
-    memset(pile_of, -1, MAX_CARD)
+    if cfg.empty_rule == EMPTY_ANY:
+        return False
+    memset(located, 0, MAX_CARD)
+    memset(pile_of, -1, 2 * MAX_CARD)        # twins_blocked reads -1 for a card not located
     for p in range(cfg.piles):
         cards[p] = <uint8_t*>s.card[p]
         length[p] = s.length[p]
@@ -46,8 +54,10 @@ cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept no
     for p in range(npiles):
         top_stuck[p] = -1
         for k in range(length[p]):
-            pile_of[cards[p][k]] = <signed char>p
-            pos_of[cards[p][k]] = <signed char>k
+            d = cards[p][k]
+            pile_of[located[d]][d] = <signed char>p
+            pos_of[located[d]][d] = <signed char>k
+            located[d] += 1
             stuck[p][k] = p == waste_pile or (k <= s.down[p] and not (cfg.carried[p] >> k) & 1)
             if stuck[p][k]:
                 top_stuck[p] = k
@@ -64,23 +74,18 @@ cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept no
                 movable = cfg.empty_rule == EMPTY_KING and r == cfg.ranks - 1
                 if not movable:
                     movable = True
-                    for q in range(s.home[su], r):
-                        x = q * 4 + su
-                        if pile_of[x] >= 0 and (pos_of[x] < top_stuck[pile_of[x]]
-                                                or stuck[pile_of[x]][pos_of[x]]):
+                    for q in range(0 if not one_deck(cfg) else s.home[su], r):
+                        if not may_get_home(cfg, s, q * 4 + su, pile_of, pos_of, located,
+                                            top_stuck, stuck):
                             movable = False
                             break
                 if not movable and r + 1 < cfg.ranks:
                     for q in range(cfg.suits):
-                        if (q & 1) == (su & 1):
-                            continue
-                        x = (r + 1) * 4 + q
-                        if s.home[q] > r + 1:
-                            if cfg.worry_back:
-                                movable = True
-                        elif pile_of[x] < 0 or pos_of[x] > top_stuck[pile_of[x]] or (
-                                pos_of[x] == top_stuck[pile_of[x]] and pile_of[x] != waste_pile):
-                            movable = True      # a stuck pile card takes a child where it lies
+                        if (q & 1) != (su & 1) and may_take_child(cfg, s, (r + 1) * 4 + q,
+                                                                  pile_of, pos_of, located,
+                                                                  top_stuck, waste_pile):
+                            movable = True
+                            break
                 if movable:
                     stuck[p][k] = False
                     n_stuck -= 1
@@ -98,7 +103,48 @@ cdef bint dead_end(const Config* cfg, const State* s, uint64_t* why) noexcept no
                     if stuck[p][k]:
                         why[0] |= card_bit(cards[p][k])
         return True
-    return twins_blocked(cfg, s, pile_of, pos_of, why)
+    return one_deck(cfg) and twins_blocked(cfg, s, pile_of[0], pos_of[0], why)
+
+cdef inline int copies_home(const Config* cfg, const uint8_t* home, int x) noexcept nogil:
+    """How many copies of card x are on the foundations."""
+    cdef int r = rank_of(<uint8_t>x), su = suit_of(<uint8_t>x)
+    if one_deck(cfg):
+        return home[su] > r
+    if cfg.two_rounds:
+        return (home[su] > r) + (home[su] > cfg.ranks + r)
+    return (home[su] > r) + (home[su + 4] > r)
+
+cdef inline bint may_get_home(const Config* cfg, const State* s, int x, signed char[2][MAX_CARD] pile_of,
+                              signed char[2][MAX_CARD] pos_of, const uint8_t* located,
+                              const int* top_stuck, bint[MAX_PILES + 1][MAX_TALON] stuck) noexcept nogil:
+    """dead_end: whether some copy of card x is home or might get there: in the talon, or on a
+    pile neither in G nor under a card of G."""
+    cdef int k, held = copies_home(cfg, s.home, x), p
+    if held > 0 or held + located[x] < (1 if one_deck(cfg) else 2):
+        return True
+    for k in range(located[x]):
+        p = pile_of[k][x]
+        if not (pos_of[k][x] < top_stuck[p] or stuck[p][pos_of[k][x]]):
+            return True
+    return False
+
+cdef inline bint may_take_child(const Config* cfg, const State* s, int x, signed char[2][MAX_CARD] pile_of,
+                                signed char[2][MAX_CARD] pos_of, const uint8_t* located,
+                                const int* top_stuck, int waste_pile) noexcept nogil:
+    """dead_end: whether some copy of card x might take a child: home when worrying back is
+    allowed, in the talon (or waste with redeals left), above every card of G in its pile or the
+    waste, or the top card of G in a pile (it takes a child where it lies)."""
+    cdef int k, held = copies_home(cfg, s.home, x), p, pos
+    if held > 0 and cfg.worry_back:
+        return True
+    if held + located[x] < (1 if one_deck(cfg) else 2):
+        return True
+    for k in range(located[x]):
+        p = pile_of[k][x]
+        pos = pos_of[k][x]
+        if pos > top_stuck[p] or (pos == top_stuck[p] and p != waste_pile):
+            return True
+    return False
 
 cdef inline bint lies_below(const signed char* pile_of, const signed char* pos_of, int z,
                             int t) noexcept nogil:

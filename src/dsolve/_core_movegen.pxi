@@ -86,8 +86,18 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
 
     Partial runs (leaving a face-up card behind) are moved only when the exposed card goes home
     at once (Blake & Gent, Appendix B.2, Theorem 4, for red-black building with runs moved like
-    single cards; Theorem 5: compatible with safe moves; with two decks every partial run, see
-    may_head). A whole pile with nothing face down never
+    single cards; Theorem 5: compatible with safe moves). It holds for two decks as well, by this
+    argument, which nowhere asks the cards to differ: let a winning line L move run R from face-up
+    card e onto t (a card: same rank and colour as e, as both take R's head; or, under 'any', an
+    empty column), e not going home next. Drop that move and play L on, with what L builds on e
+    built on t instead and the other way round: e and t take the same cards, a run moved from
+    above one leaves it as it would the other, and e or t moving carries what lies on it, so each
+    move stays legal and the positions agree but for those two stacks, until e (or t) goes home
+    in L, bare there. Just before, move the other stack off it onto t (or e), bare then: a partial
+    run followed at once by its exposed card home. (Once the stack on t empties in L while e's
+    does not, under 'any', a whole-column move puts it back.) The new line is no longer, and its
+    first partial run not followed by its card home comes later; among the shortest winning
+    lines the one where that is latest has none. A whole pile with nothing face down never
     moves to an empty column (relabelling the columns gives the same position), and only the
     first empty column is a target (all empty columns are alike)."""
     cdef int a, b, i, rs, top, down
@@ -124,15 +134,13 @@ cdef void gen_runs(const Config* cfg, const State* s, const uint16_t* accept, Ru
 
 cdef inline bint may_head(const Config* cfg, const State* s, int a, int i) noexcept nogil:
     """Whether face-up card i of pile a may head a tableau move: the pile's lowest face-up card,
-    or a partial run's whose exposed card goes home next (see gen_runs); with two decks any
-    (Theorem 4 is proved for one copy of each card: not re-argued here)."""
-    return i == s.down[a] or not one_deck(cfg) or goes_home(cfg, s, s.card[a][i - 1])
+    or a partial run's whose exposed card goes home next (see gen_runs)."""
+    return i == s.down[a] or goes_home(cfg, s, s.card[a][i - 1])
 
 cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, int a, int b,
                               int i, int down) noexcept nogil:
     """File the move of pile a's run from card i (which may head one) onto pile b by its class.
-    A partial run's exposed card goes home with it (one deck), or stays (two decks: a move of
-    its own)."""
+    A partial run's exposed card goes home with it."""
     if i == down:
         if down > 0:
             out.n_reveals = add(out.reveals, out.n_reveals, MV_TABLEAU_TABLEAU, a, b, i, 0,
@@ -142,7 +150,7 @@ cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, 
                                 s.card[a][i])
     else:
         out.n_partial = add(out.partial, out.n_partial, MV_TABLEAU_TABLEAU, a, b, i,
-                            FLAG_THEN_HOME if one_deck(cfg) else 0, s.card[a][i])
+                            FLAG_THEN_HOME, s.card[a][i])
 
 cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) noexcept nogil:
     """The talon positions reachable now (K+, Bjarnason, Tadepalli & Fern 2007), each with
@@ -192,11 +200,10 @@ cdef uint32_t builders(const Config* cfg, const State* s, uint32_t heads) noexce
         talon >>= 8
         pairs += 256
     if cfg.worry_back:
-        for q in range(cfg.suits):
-            if s.home[q] > 0:
-                z = <uint8_t>((s.home[q] - 1) * 4 + q)
-                if not is_safe(cfg, s, z):
-                    bits |= child_bit(z)
+        for q in range(cfg.home_slots):
+            z = foundation_top(cfg, s.home, q)
+            if z != NO_CARD and not is_safe(cfg, s, z):
+                bits |= child_bit(z)
     return bits
 
 cdef inline bint could_build_on(uint32_t builders, uint8_t y) noexcept nogil:
@@ -204,9 +211,9 @@ cdef inline bint could_build_on(uint32_t builders, uint8_t y) noexcept nogil:
     return rank_of(y) > 0 and (builders >> child_pair_of(y)) & 1
 
 cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    """Whether foundation card c (its suit's next-to-top; -4 wraps past an ace) could come back
-    onto the tableau by the next move once the card above it has: not safe, and some pile's top
-    card or an empty column takes it."""
+    """Whether foundation card c (a foundation's next-to-top, NO_CARD for none: see card_under)
+    could come back onto the tableau by the next move once the card above it has: not safe, and
+    some pile's top card or an empty column takes it."""
     cdef int a
     if c >= MAX_CARD or is_safe(cfg, s, c):
         return False
@@ -215,6 +222,28 @@ cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept
             if may_fill_empty(cfg, c):
                 return True
         elif can_stack(c, s.card[a][s.length[a] - 1]):
+            return True
+    return False
+
+cdef inline uint8_t card_under(const Config* cfg, const uint8_t* home, int slot) noexcept nogil:
+    """The card under a foundation slot's top card (NO_CARD for none): with 4 foundations of two
+    decks, a second round's ace lies on the first round's king."""
+    cdef uint8_t lower[8]
+    if home[slot] < 2:
+        return NO_CARD
+    memcpy(lower, home, 8)
+    lower[slot] -= 1
+    return foundation_top(cfg, lower, slot)
+
+cdef bint copy_could_go_home(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
+    """Two decks: whether a copy of card c is a pile's top card or in the talon (so might go
+    home by the next move)."""
+    cdef int p, j
+    for p in range(cfg.piles):
+        if s.length[p] > 0 and s.card[p][s.length[p] - 1] == c:
+            return True
+    for j in range(s.talon_len):
+        if cfg.stock_card[s.talon[j]] == c:
             return True
     return False
 
@@ -228,7 +257,8 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
     is a card built on it; a move of the card itself rewrites into playing it from the talon
     straight to where it goes. Every move in between touches neither it nor the card it covers,
     so can be made first: some winning line, if any, builds on it at once. There, a talon card
-    goes to the tableau only when something could be built on it next (could_build_on)."""
+    goes to the tableau only when something could be built on it next (could_build_on). (Two
+    decks alike: whether its copy is in the talon or not changes nothing about the reserve.)"""
     cdef int pos[MAX_TALON]
     cdef int pflags[MAX_TALON]
     cdef int npos = talon_reach(cfg, s, pos, pflags), j
@@ -240,7 +270,7 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
             n = add(moves, n, MV_TALON_FOUNDATION, 0, 0, pos[j], pflags[j], x)
     for j in range(npos):
         x = cfg.stock_card[s.talon[pos[j]]]
-        if cfg.draw1_reserve and one_deck(cfg) and not could_build_on(builds, x):
+        if cfg.draw1_reserve and not could_build_on(builds, x):
             continue
         to = targets(cfg, accept, x, empty)
         while to:
@@ -264,8 +294,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     cdef uint32_t to
     cdef uint8_t c
     cdef Accepting accept
-    cdef bint have_builds = cfg.draw1_reserve and one_deck(cfg)  # builders(), worked out when
-                                                                    # first needed (one deck)
+    cdef bint have_builds = cfg.draw1_reserve   # builders(), worked out when first needed
     cdef uint32_t builds = 0
     cdef RunMoves runs
     accepting(cfg, s, accept)
@@ -280,57 +309,43 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     if not one_deck(cfg):
         memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
         n += runs.n_reveals
+        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
+        n += runs.n_partial
     n = gen_talon(cfg, s, accept, moves, n, empty, builds)
     if one_deck(cfg):
         memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
         n += runs.n_reveals
-    if one_deck(cfg):
         memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
         n += runs.n_partial
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
     n += runs.n_empties
-    if not one_deck(cfg) and cfg.two_rounds:
-        # Two decks: every partial run (see may_head) and every card back from the foundations
-        # come last: without the one-deck reductions most of them only shuffle cards about, and
-        # taken early they lead the search astray. With 4 foundations the cards back last (on
-        # seeds 1..20 of double-klondike 10 won within 3 s so, 4 with the partial runs last);
-        # with 8 the partial runs (on seeds 21..40 of double-klondike-8 with king spaces, 18
-        # won within 3 s so, 12 with the cards back last).
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
     if cfg.worry_back:
         for su in range(cfg.home_slots):
             c = foundation_top(cfg, s.home, su)
             if c == NO_CARD:
                 continue
-            if not one_deck(cfg):
-                # Two decks: every card back (these filters are argued for one copy of each card),
-                # from a lower pile only when its top differs from the higher's (else the same).
-                if su < 4 or s.home[su] != s.home[su - 4]:
-                    to = targets(cfg, accept, c, empty)
-                    while to:
-                        n = add(moves, n, MV_FOUNDATION_TABLEAU, su, ctz64(to), 0, 0, c)
-                        to &= to - 1
-                continue
+            if su >= 4 and s.home[su] == s.home[su - 4]:
+                continue        # 8 foundations: the same card as the suit's higher pile's
             # A card that would be safe at once would go straight back home: the two moves cancel
-            # (Blake & Gent, Corollary 2). Its safety does not depend on its own foundation.
-            # A card taken back matters only once used: by a card built on it, or by taking back
-            # the card under it on the foundation too (a move of the card itself rewrites into
-            # taking it straight where it goes). Moves in between touch neither it, nor the pile
-            # it covers, nor its foundation, so can be made first: some winning line, if any,
-            # uses it at once, and it comes back only when a use could follow.
-            if is_safe(cfg, s, c):
+            # (Blake & Gent, Corollary 2). Its safety does not depend on its own foundation (one
+            # deck; with two, a safe card taken back goes home at once after the move anyway).
+            # A card taken back matters only once used: by a card built on it, by taking back
+            # the card under it on the foundation too, or (two decks) by a copy of it going onto
+            # that foundation (a move of the card itself rewrites into taking it straight where
+            # it goes). Moves in between touch neither it, nor the pile it covers, nor its
+            # foundation (only it or its copy fits there), so can be made first: some winning
+            # line, if any, uses it at once, and it comes back only when a use could follow.
+            if one_deck(cfg) and is_safe(cfg, s, c):
                 continue
             if not have_builds:
                 builds = builders(cfg, s, runs.heads)
                 have_builds = True
-            if not could_build_on(builds, c) and not could_come_back(cfg, s, <uint8_t>(c - 4)):
+            if (not could_build_on(builds, c)
+                    and not could_come_back(cfg, s, card_under(cfg, s.home, su))
+                    and (one_deck(cfg) or not copy_could_go_home(cfg, s, c))):
                 continue
             to = targets(cfg, accept, c, empty)
             while to:
                 n = add(moves, n, MV_FOUNDATION_TABLEAU, su, ctz64(to), 0, 0, c)
                 to &= to - 1
-    if not one_deck(cfg) and not cfg.two_rounds:
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
     return n

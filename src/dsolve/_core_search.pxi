@@ -4,6 +4,11 @@
 # ---------------------------------------------------------------------------------------------
 # Search
 
+cdef struct Edge:
+    Slot key                      # key of the position the move leads to; a == 0: a win
+    Move move
+    uint8_t talon                 # talon size there (for the cursor's dominance)
+
 cdef struct Frame:
     State s
     uint64_t ka
@@ -12,10 +17,8 @@ cdef struct Frame:
     int nmoves
     int next
     int nsafe
+    size_t base                   # its moves: S.edges[base .. base + nmoves - 1] (see edges_of)
     uint8_t safe[2 * MAX_CARD]    # safe moves after the move here (see apply_safe_moves)
-    Move moves[MAX_MOVES]
-    Slot child_key[MAX_MOVES]     # key of the position each move leads to; a == 0: a win
-    uint8_t child_talon[MAX_MOVES]  # talon size there (for the cursor's dominance)
 
 cdef struct Search:
     Config cfg
@@ -23,6 +26,10 @@ cdef struct Search:
     Frame* stack
     int cap
     int max_cap         # the deepest stack allowed (see init_search)
+    Edge* edges         # the frames' moves, one frame's after the other's
+    size_t edge_cap
+    size_t max_edges    # the most moves the stack may hold (see init_search)
+    Move generated[MAX_MOVES]   # a node's moves as generated, before expand keeps the new ones
     bint truncated      # a child was left unsearched at that depth: exhausting proves nothing
     int depth           # index of the frame being expanded; the win is in stack[depth + 1]
     long long nodes
@@ -51,44 +58,62 @@ cdef bint on_path(const Search* S, int upto, uint64_t ka, uint64_t kb) noexcept 
     return False
 
 
-cdef bint reserve(Search* S, int depth) noexcept nogil:
-    cdef Frame* grown
-    if depth < S.cap:
-        return True
-    if S.cap * 2 > S.max_cap:
-        return False
-    grown = <Frame*>realloc(S.stack, sizeof(Frame) * S.cap * 2)
-    if grown == NULL:
-        return False
-    S.stack = grown
-    S.cap *= 2
-    return True
+cdef inline Edge* edges_of(const Search* S, const Frame* f) noexcept nogil:
+    """Frame f's moves (valid until the stack's moves grow: see reserve)."""
+    return S.edges + f.base
 
-cdef void expand(Search* S, Frame* f) noexcept nogil:
-    """Generate f's moves, key the position each leads to, and drop those already in the table.
+cdef int reserve(Search* S, int depth) noexcept nogil:
+    """Make room for frames 0 .. depth - 1, the last of them expanded (the moves of all but the
+    last kept, MAX_MOVES for it): 1 done, 0 beyond the stack's bounds, -1 out of memory."""
+    cdef Frame* grown
+    cdef Edge* more
+    cdef size_t edges = S.stack[depth - 2].base + S.stack[depth - 2].nmoves + MAX_MOVES
+    if depth > S.cap:
+        if S.cap * 2 > S.max_cap:
+            return 0
+        grown = <Frame*>realloc(S.stack, sizeof(Frame) * S.cap * 2)
+        if grown == NULL:
+            return -1
+        S.stack = grown
+        S.cap *= 2
+    if edges > S.edge_cap:
+        if S.edge_cap * 2 > S.max_edges:
+            return 0
+        more = <Edge*>realloc(S.edges, sizeof(Edge) * S.edge_cap * 2)
+        if more == NULL:
+            return -1
+        S.edges = more
+        S.edge_cap *= 2
+    return 1
+
+cdef void expand(Search* S, int d) noexcept nogil:
+    """Generate the moves of frame d (room made by reserve), key the position each leads to, and
+    drop those already in the table. Its moves follow those of frame d - 1 in S.edges: the
+    stack holds a node's moves it has kept, not room for MAX_MOVES each, so it can grow deep.
 
     All keys are computed (and their table slots prefetched) before any is looked up, so the
     cache misses of a node's children overlap instead of coming one after another."""
+    cdef Frame* f = &S.stack[d]
     cdef int i, kept = 0
-    cdef int n = gen_moves(&S.cfg, &f.s, f.moves)
+    cdef int n = gen_moves(&S.cfg, &f.s, S.generated)
     cdef uint64_t ka, kb
+    cdef Edge* e
+    f.base = S.stack[d - 1].base + S.stack[d - 1].nmoves if d > 0 else 0
+    e = edges_of(S, f)
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
-        if quick_key(&S.cfg, &f.s, f.moves[i], &f.child_key[i].a, &f.child_key[i].b,
-                     &f.child_talon[i]):
+        e[i].move = S.generated[i]
+        if quick_key(&S.cfg, &f.s, e[i].move, &e[i].key.a, &e[i].key.b, &e[i].talon):
             if verify_quick_keys:
-                check_quick_key(S, f, i)
+                check_quick_key(S, f, &e[i])
         else:
-            key_made_child(S, f, i, &f.child_key[i].a, &f.child_key[i].b, &f.child_talon[i])
-        if f.child_key[i].a != 0:
-            __builtin_prefetch(&S.table.slot[table_home(&S.table, f.child_key[i].a)])
+            key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b, &e[i].talon)
+        if e[i].key.a != 0:
+            __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
     for i in range(n):
-        if f.child_key[i].a != 0 and table_has(&S.table, &S.cfg, f.child_talon[i],
-                                               f.child_key[i].a, f.child_key[i].b):
+        if e[i].key.a != 0 and table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
             continue
-        f.moves[kept] = f.moves[i]
-        f.child_key[kept] = f.child_key[i]
-        f.child_talon[kept] = f.child_talon[i]
+        e[kept] = e[i]
         kept += 1
     f.nmoves = kept
     f.next = 0
@@ -111,21 +136,22 @@ cdef void made_child_key(const Config* cfg, const State* parent, Move m, State* 
     else:
         state_key(cfg, child, ka, kb)
 
-cdef void key_made_child(Search* S, const Frame* f, int i, uint64_t* ka, uint64_t* kb,
+cdef void key_made_child(Search* S, const Frame* f, const Edge* e, uint64_t* ka, uint64_t* kb,
                          uint8_t* talon_len) noexcept nogil:
-    """Key the position f's i-th move leads to (``ka`` 0: a win), and its talon size, by making
+    """Key the position f's move e leads to (``ka`` 0: a win), and its talon size, by making
     it in S.scratch."""
-    made_child_key(&S.cfg, &f.s, f.moves[i], &S.scratch, ka, kb)
+    made_child_key(&S.cfg, &f.s, e.move, &S.scratch, ka, kb)
     talon_len[0] = S.scratch.talon_len
 
-cdef void check_quick_key(Search* S, Frame* f, int i) noexcept nogil:
-    """Key f's i-th child the long way and count whether quick_key agreed (see quick_key_check)."""
+cdef void check_quick_key(Search* S, Frame* f, const Edge* e) noexcept nogil:
+    """Key f's child by move e the long way and count whether quick_key agreed (see
+    quick_key_check)."""
     global quick_keys_checked, quick_keys_wrong
     cdef uint64_t ka, kb
     cdef uint8_t talon_len
-    key_made_child(S, f, i, &ka, &kb, &talon_len)
+    key_made_child(S, f, e, &ka, &kb, &talon_len)
     quick_keys_checked += 1
-    if ka != f.child_key[i].a or kb != f.child_key[i].b or talon_len != f.child_talon[i]:
+    if ka != e.key.a or kb != e.key.b or talon_len != e.talon:
         quick_keys_wrong += 1
 
 def quick_key_check(bint on):
@@ -141,17 +167,14 @@ def quick_key_check(bint on):
 cdef void shuffle_moves(Search* S, Frame* f) noexcept nogil:
     """Put f's moves (and their child keys) in a random order (Fisher-Yates, xorshift64)."""
     cdef int i, j
-    cdef Move m
-    cdef Slot k
-    cdef uint8_t t
+    cdef Edge* e = edges_of(S, f)
+    cdef Edge t
     for i in range(f.nmoves - 1, 0, -1):
         S.rng ^= S.rng << 13
         S.rng ^= S.rng >> 7
         S.rng ^= S.rng << 17
         j = <int>(S.rng % <uint64_t>(i + 1))
-        m = f.moves[i]; f.moves[i] = f.moves[j]; f.moves[j] = m
-        k = f.child_key[i]; f.child_key[i] = f.child_key[j]; f.child_key[j] = k
-        t = f.child_talon[i]; f.child_talon[i] = f.child_talon[j]; f.child_talon[j] = t
+        t = e[i]; e[i] = e[j]; e[j] = t
 
 cdef inline bint may_newly_dead_end(const Config* cfg, const State* s, Move m) noexcept nogil:
     """Whether dead_end could hold after move m when it did not before: without worrying back,
@@ -166,22 +189,26 @@ cdef int search(Search* S) noexcept nogil:
     exhausted, -1 stopped (S.limit says why; calling again with larger limits goes on)."""
     cdef Frame* f
     cdef Frame* child
-    cdef int d = S.d, stored
+    cdef Edge* e
+    cdef int d = S.d, stored, room
     cdef bint interrupted
     S.limit = LIMIT_NONE
     if S.pending:
         S.pending = False
         d += 1
-        expand(S, &S.stack[d])
+        expand(S, d)
     while d >= 0:
         f = &S.stack[d]
         if f.next == f.nmoves:
             d -= 1
             continue
-        if not reserve(S, d + 2):
-            if S.cap * 2 > S.max_cap:
-                # Too deep: this child is left unsearched (only two-deck searches wander so
-                # deep); the search goes on, but can no longer prove a loss (see below).
+        room = reserve(S, d + 2)
+        if room != 1:
+            f = &S.stack[d]
+            if room == 0:
+                # Too deep for the stack's bounds: this child is left unsearched; the search
+                # goes on (it may still find a win), but its running out of moves no longer
+                # proves a loss (see below).
                 S.truncated = True
                 f.next += 1
                 continue
@@ -190,24 +217,24 @@ cdef int search(Search* S) noexcept nogil:
             return -1
         f = &S.stack[d]
         child = &S.stack[d + 1]
-        child.ka = f.child_key[f.next].a
-        child.kb = f.child_key[f.next].b
+        e = edges_of(S, f) + f.next
+        child.ka = e.key.a
+        child.kb = e.key.b
         f.next += 1
         if child.ka != 0:
             # A position already searched (or, with the table full, on the current path) is
             # pruned; a new one is stored at once (one probe), even if it proves a dead end.
-            stored = table_find_or_add(&S.table, &S.cfg, f.child_talon[f.next - 1], child.ka,
-                                       child.kb)
+            stored = table_find_or_add(&S.table, &S.cfg, e.talon, child.ka, child.kb)
             if stored == 1 or (stored == -1 and on_path(S, d, child.ka, child.kb)):
                 continue
             child.stored = stored == 0
         memcpy(&child.s, &f.s, sizeof(State))
-        apply_move(&S.cfg, &child.s, f.moves[f.next - 1])
-        child.nsafe = safe_moves_after(&S.cfg, &child.s, f.moves[f.next - 1], child.safe)
+        apply_move(&S.cfg, &child.s, e.move)
+        child.nsafe = safe_moves_after(&S.cfg, &child.s, e.move, child.safe)
         if child.ka == 0:
             S.depth = d
             return 1
-        if may_newly_dead_end(&S.cfg, &child.s, f.moves[f.next - 1]) and dead_end(&S.cfg, &child.s, NULL):
+        if may_newly_dead_end(&S.cfg, &child.s, e.move) and dead_end(&S.cfg, &child.s, NULL):
             continue
         S.nodes += 1
         if (S.nodes & 1023) == 0 or S.nodes == S.stop_at:
@@ -224,8 +251,8 @@ cdef int search(Search* S) noexcept nogil:
                 S.d = d
                 S.pending = True
                 return -1
-        expand(S, child)
         d += 1
+        expand(S, d)
     S.d = -1
     if S.truncated:
         S.limit = LIMIT_MEMORY
@@ -241,7 +268,7 @@ cdef list solution(Search* S, int win_depth):
     cdef Move m
     safe_steps(&S.stack[0], line)
     for d in range(win_depth + 1):
-        m = S.stack[d].moves[S.stack[d].next - 1]
+        m = edges_of(S, &S.stack[d])[S.stack[d].next - 1].move
         line.append((m.kind, m.src, m.dst, m.idx, m.flags, m.card))
         safe_steps(&S.stack[d + 1], line)
     return line
@@ -303,7 +330,7 @@ cdef int start_search(Search* S, const State* start, bint shuffle) noexcept nogi
     state_key(&S.cfg, &root.s, &root.ka, &root.kb)
     table_add(&S.table, root.ka, root.kb)
     root.stored = not S.table.full
-    expand(S, root)
+    expand(S, 0)
     return -1
 
 cdef int run_search(Search* S, long long max_nodes, double deadline) noexcept nogil:
@@ -358,30 +385,32 @@ cdef int propagate_pending() except -1:
 
 cdef enum:
     MIN_STACK_BYTES = 256 << 20   # the stack's bound when the table's is smaller
-    MAX_DEPTH_TWO_DECKS = 8192    # two decks: deeper children are left unsearched (truncated)
 
 cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
-    """Set up a search whose table holds at most ``table_bytes``. Its stack of frames (about
-    24 kB each) may grow as large as the table's bound, or MIN_STACK_BYTES (over 10,000 moves
-    deep: one-deck lines are hundreds), and no more: a search deeper than that stops as out of
-    memory. Two decks: MAX_DEPTH_TWO_DECKS frames (their winning lines are a few hundred macro
-    moves; their searches, without the one-deck reductions, can wander tens of thousands of moves
-    deep), and a deeper child is skipped rather than the search stopped (see search)."""
-    S.max_cap = <int>(max(table_bytes, <size_t>MIN_STACK_BYTES) // sizeof(Frame))
-    if not one_deck(&S.cfg):
-        S.max_cap = MAX_DEPTH_TWO_DECKS
+    """Set up a search whose table holds at most ``table_bytes``. Its stack may grow as large as
+    the table's bound, or MIN_STACK_BYTES, half for the frames (about 1 kB each: over 100,000
+    moves deep; one-deck lines are hundreds, two-deck searches wander thousands deep) and half
+    for their moves. A child deeper than that is left unsearched, and the search can then prove
+    no loss (see search)."""
+    cdef size_t stack_bytes = max(table_bytes, <size_t>MIN_STACK_BYTES) // 2
+    S.max_cap = <int>(stack_bytes // sizeof(Frame))
+    S.max_edges = stack_bytes // sizeof(Edge)
     S.cap = 64
+    S.edge_cap = 4 * MAX_MOVES
+    S.edges = <Edge*>malloc(sizeof(Edge) * S.edge_cap)
     S.nodes = 0
     S.stop_at = 0
     S.peak = 0
     S.rng = <uint64_t>0x9e3779b97f4a7c15
     S.table.slot = NULL                  # table_free may run before table_init
     S.stack = <Frame*>malloc(sizeof(Frame) * S.cap)
-    return S.stack != NULL and table_init(&S.table, table_bytes)
+    return S.stack != NULL and S.edges != NULL and table_init(&S.table, table_bytes)
 
 cdef void free_search(Search* S) noexcept nogil:
     free(S.stack)
     S.stack = NULL
+    free(S.edges)
+    S.edges = NULL
     table_free(&S.table)
     S.table.slot = NULL
 

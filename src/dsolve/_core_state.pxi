@@ -5,14 +5,15 @@
 # foundations below (home_slot, goes_home, send_home, foundation_top, take_home, safe_at), the
 # key of a pile (pile_key) and the foundations' share of the key (key_of), switched by the Config.
 # Two copies of each card break the arguments of some reductions; with two decks these are off
-# (one_deck(cfg) false): twin classes (their card sets assume one copy), the dead-end test (one
-# place per card), Blake & Gent's safe-move rule (replaced by safe_two_decks), safe moves from
-# the draw-1 reserve, Theorem 4's partial-run pruning (every partial run is generated), the
-# filters on worrying back and on the draw-1 reserve's moves to the tableau (builders), and the
-# quick keys (quick_key works on the one-deck key). Deck-independent, so kept: K+ talon moves and
-# the cursor normalisation (they are about the talon's order, not what the cards are), one empty
-# column as a target and no whole-pile move into one (relabelling the columns), the relaxation
-# (every real move is one of it whatever the cards), and the table with its cursor dominance.
+# (one_deck(cfg) false): twin classes (their card sets assume one copy), the twin-blocking test,
+# Blake & Gent's safe-move rule (replaced by safe_two_decks), safe moves from the draw-1 reserve
+# and the quick keys (quick_key works on the one-deck key). Re-argued for two copies: the
+# dead-end test (dead_end), the filters on worrying back (gen_moves: a copy going home is one
+# more use) and on the draw-1 reserve's moves to the tableau (gen_talon), and Theorem 4's
+# partial-run pruning (gen_runs). Deck-independent, so kept: K+ talon moves and the cursor
+# normalisation (they are about the talon's order, not what the cards are), one empty column as
+# a target and no whole-pile move into one (relabelling the columns), the relaxation (every real
+# move is one of it whatever the cards), and the table with its cursor dominance.
 
 # ---------------------------------------------------------------------------------------------
 # Cards

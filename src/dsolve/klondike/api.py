@@ -118,14 +118,16 @@ def _line_bug(deal: Deal, rules: Rules, err: Exception) -> SolverBug:
 def core_foundations(deal: Deal, rules: Rules) -> list[int]:
     """The deal's foundation piles as the core keeps them: one height a suit; two decks with 4
     foundations, the cards of both rounds (the second pile begun only on a complete first);
-    with 8, each suit's higher pile, then the lower ones."""
+    with 8, each suit's higher pile in slots 0..3, then the lower ones in slots 4..7 (whatever
+    the number of suits)."""
     heights = list(deal.foundations)
     suits, ranks = deal.shape.suits, deal.shape.ranks
     if rules.decks == 1:
         return heights
     first, second = heights[:suits], heights[suits:]
     if rules.foundations == 8:
-        return [max(p) for p in zip(first, second)] + [min(p) for p in zip(first, second)]
+        higher = [max(p) for p in zip(first, second)]
+        return higher + [0] * (4 - suits) + [min(p) for p in zip(first, second)]
     for suit, (a, b) in enumerate(zip(first, second)):
         if b and a < ranks:
             raise InputError(f"the second {SUITS[suit]} foundation is begun before the first is "

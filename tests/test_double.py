@@ -203,7 +203,7 @@ def test_a_partial_run_then_home_wins(foundations: int, empty: str, worry: bool)
     aces under it (8 foundations: clubs at 2 and 1, so only one 3C may go home; 4: the second
     round needs AC, under 2C): a core without Theorem 4's partial runs calls these lost, and so
     did one that put a small deck's lower club pile in the spades' slot."""
-    from dsolve.api import solve
+    from dsolve.klondike.api import solve
 
     piles = [cards("AH AH 3C 2H"), cards("2H 3C")]
     if foundations == 8:
@@ -226,7 +226,7 @@ def test_a_card_worried_back_to_build_on_wins(draw: int, empty: str, worry: bool
     taken back onto the 4H, 2H built on it, frees the aces. Won with worrying back, lost
     without; a core whose two-deck filter on cards back ignored what could be built on them
     calls it lost."""
-    from dsolve.api import solve
+    from dsolve.klondike.api import solve
 
     deal = Deal([cards("AH AH 2H"), cards("3H 4H")], cards("4C 2H 4C 3H 4H"),
                 DeckShape(2, 4, 2, decks=2), face_down=(2, 1), foundations=(3, 0, 3, 0))
@@ -242,7 +242,7 @@ def test_two_deck_dead_ends_are_lost() -> None:
     """The dead-end test with two copies of each card (a route needs one copy, a card is dead only
     when neither copy can open it) decides small deals at the root, and each is lost for the
     brute force."""
-    from dsolve.api import solve
+    from dsolve.klondike.api import solve
 
     rng = random.Random("two-deck dead ends")
     shape = DeckShape.parse("2x2x4/4")

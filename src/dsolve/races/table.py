@@ -185,7 +185,7 @@ class Table:
 
     @classmethod
     def from_seeds(cls, seeds: Sequence[int], rules: RaceRules, convention: str = DEFAULT_CONVENTION) -> "Table":
-        """Seat A dealt from ``seeds[0]``, seat B from ``seeds[1]`` (:func:`dsolve.deals.make_deal`)."""
+        """Seat A dealt from ``seeds[0]``, seat B from ``seeds[1]`` (:func:`dsolve.klondike.deals.make_deal`)."""
         return cls([make_deal(convention, seed) for seed in seeds], rules)
 
     # ------------------------------------------------------------------ rules

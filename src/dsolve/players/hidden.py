@@ -31,7 +31,7 @@ The decision, with ``won`` the worlds the core wins from here:
 What it saves, since none of this changes what the worlds say: worlds are dealt again only when a
 new card is seen; until then a world keeps its winning line (its next action is a free win) and,
 after a move, takes up the plan decided after that move in scoring, and is otherwise decided
-again. A world lost stays lost. When no world is won, the undecided ones are decided again with
+again. A world lost stays lost, and one left undecided stays so. When no world is won, the undecided ones are decided again with
 eight times the budget, once; if none is won still, it plays as the careless player would until
 new worlds are dealt. It gives up when it meets the same view a fourth time.
 
@@ -51,7 +51,7 @@ from ..deal import Deal
 from ..referee import Game
 from ..moves import (FOUNDATION_TO_TABLEAU, REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN,
                      WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU, Move)
-from ..result import UNWINNABLE, WINNABLE
+from ..result import UNKNOWN, UNWINNABLE, WINNABLE
 from ..rules import Rules
 from .careless import CarelessPlayer
 from .view import DEFAULT_MAX_MOVES, Play, SeatView, play_out
@@ -213,16 +213,18 @@ class HiddenPlayer:
         self.solves = 0  # positions decided so far (for measurements)
 
     def choose(self, view: SeatView) -> Move | None:
-        legal = view.legal_moves()
         self._visits[view] += 1
-        if not legal or self._visits[view] > MAX_VISITS:
+        if self._visits[view] > MAX_VISITS:
             return None
         move = self._peek(view)
+        if move is None and self._target is not None:
+            move = self._step(view, self._target)
         if move is None:
-            action = self._target or self._decide(view, legal)
+            legal = view.legal_moves()
+            action = self._decide(view, legal) if legal else None
             if action is None:
                 return None
-            move = self._step(view, legal, action)
+            move = self._step(view, action)
         self._follow(view, move)
         return move
 
@@ -237,13 +239,14 @@ class HiddenPlayer:
         self._peeking = False
         return Move(REDEAL)
 
-    def _step(self, view: SeatView, legal: list[Move], action: Move) -> Move:
-        """The single move towards ``action``: itself, or a turn of the stock to reach its card."""
-        if action in legal:
-            self._target = None
-            return action
-        self._target = action
-        return Move(TURN) if view.stock else Move(REDEAL)
+    def _step(self, view: SeatView, action: Move) -> Move:
+        """The single move towards ``action`` (a legal move, or a talon card's move when the
+        player :func:`walks`): itself, or a turn of the stock to bring its card up."""
+        if action.kind in (WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU) and view.waste[-1:] != (action.card,):
+            self._target = action
+            return Move(TURN) if view.stock else Move(REDEAL)
+        self._target = None
+        return action
 
     def _decide(self, view: SeatView, legal: list[Move]) -> Move | None:
         options = actions(view, legal)
@@ -334,13 +337,14 @@ class HiddenPlayer:
 
     def _follow(self, view: SeatView, move: Move) -> None:
         """After ``move``: advance the worlds whose line it follows, take up the plans decided
-        after it for the others, leave the rest to be decided again (a lost world stays lost).
+        after it for the others, leave the rest to be decided again (a lost world stays lost, an
+        undecided one undecided until new worlds are dealt).
         Turns of a talon walked round change nothing."""
         walk = walks(view)
         if walk and move.kind in STOCK_MOVES:
             return
         for world in self._worlds:
-            if world.verdict == UNWINNABLE:
+            if world.verdict in (UNWINNABLE, UNKNOWN):
                 continue
             if world.verdict == WINNABLE and world.first == move:
                 world.advance(walk)

@@ -31,9 +31,10 @@ The decision, with ``won`` the worlds the core wins from here:
 What it saves, since none of this changes what the worlds say: worlds are dealt again only when a
 new card is seen; until then a world keeps its winning line (its next action is a free win) and,
 after a move, takes up the plan decided after that move in scoring, and is otherwise decided
-again. A world lost stays lost, and one left undecided stays so. When no world is won, the undecided ones are decided again with
-eight times the budget, once; if none is won still, it plays as the careless player would until
-new worlds are dealt. It gives up when it meets the same view a fourth time.
+again; a world lost stays lost, and one left undecided stays so. When no world is won, the
+undecided ones are decided again with eight times the budget, once; if none is won still, it plays
+as the careless player would until new worlds are dealt. It gives up when it meets the same view
+a fourth time.
 
 Under unlimited passes it first turns the whole stock once and turns the waste over, which
 returns to the same position (the stock keeps its order) having seen every stock card: the advice
@@ -61,6 +62,7 @@ MAX_VISITS = 3  # a view met more often than this: the player is going round in 
 GROWN_BUDGET = 8  # how many times the node budget an undecided world gets when no world is won
 STOCK_MOVES = (TURN, REDEAL)
 HOME_MOVES = (WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION)
+TALON_MOVES = (WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU)
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,7 @@ def committing(view: SeatView, move: Move) -> bool:
     kind = move.kind
     if kind in STOCK_MOVES:
         return view.rules.passes is not None
-    if kind in (WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU):
+    if kind in TALON_MOVES:
         return True
     if kind == FOUNDATION_TO_TABLEAU:
         return False
@@ -153,7 +155,7 @@ def walks(view: SeatView) -> bool:
 def walk_to(game: Game, move: Move) -> None:
     """Turn ``game``'s stock (under unlimited passes) until ``move`` is legal, then play it."""
     for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
-        if move.kind not in (WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU) or (game.waste and game.waste[-1] == move.card):
+        if move.kind not in TALON_MOVES or game.waste[-1:] == [move.card]:
             break
         game.apply(Move(TURN) if game.stock else Move(REDEAL))
     game.apply(move)
@@ -163,7 +165,8 @@ def layout_key(game: Game, walk: bool) -> tuple:
     """What a player sees of ``game``'s position; with ``walk`` (see :func:`walks`) the talon as
     one ring (waste then stock, which turning does not change), so that every position turning
     alone leads to has the same key."""
-    talon = (tuple(game.waste + game.stock),) if walk else (tuple(game.waste), len(game.stock), game.passes_used)
+    talon = ((tuple(game.waste + game.stock),) if walk
+             else (tuple(game.waste), len(game.stock), game.passes_used))
     return (tuple(tuple(p[d:]) for p, d in zip(game.piles, game.face_down)), tuple(game.face_down),
             tuple(game.foundations.values()), *talon)
 
@@ -194,7 +197,8 @@ def actions(view: SeatView, legal: list[Move]) -> list[Move]:
             continue
         if game.may_found(top):
             found.append(Move(WASTE_TO_FOUNDATION, card=top))
-        found += [Move(WASTE_TO_TABLEAU, dst=j, card=top) for j in range(len(game.piles)) if game.may_place(top, j)]
+        found += [Move(WASTE_TO_TABLEAU, dst=j, card=top) for j in range(len(game.piles))
+                  if game.may_place(top, j)]
     return list(dict.fromkeys(found))
 
 
@@ -242,7 +246,7 @@ class HiddenPlayer:
     def _step(self, view: SeatView, action: Move) -> Move:
         """The single move towards ``action`` (a legal move, or a talon card's move when the
         player :func:`walks`): itself, or a turn of the stock to bring its card up."""
-        if action.kind in (WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU) and view.waste[-1:] != (action.card,):
+        if action.kind in TALON_MOVES and view.waste[-1:] != (action.card,):
             self._target = action
             return Move(TURN) if view.stock else Move(REDEAL)
         self._target = None
@@ -268,7 +272,8 @@ class HiddenPlayer:
             votes = Counter(world.first for world in won)
             best, losses = self._best_commit(view, commits, won, votes)
         if best is None or losses > 0:
-            free = [a for a in options if votes[a] and not committing(view, a) and not self._met_after(view, a)]
+            free = [a for a in options
+                    if votes[a] and not committing(view, a) and not self._met_after(view, a)]
             if free:
                 return max(free, key=lambda a: votes[a])  # the first of the most voted
         return best or self._fallback.choose(view)

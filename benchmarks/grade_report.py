@@ -58,8 +58,7 @@ def main(seeds: str, plays: int | None, samples: int | None, sample_nodes: int |
     chosen = rules_from_options(**rules)
     defaults = HiddenOptions()
     options = dataclasses.replace(defaults, samples=samples or defaults.samples,
-                                  max_nodes=sample_nodes or defaults.max_nodes,
-                                  confirm=confirm or defaults.confirm)
+                                  max_nodes=sample_nodes or defaults.max_nodes, confirm=confirm)
     play_count = plays or DEFAULT_PLAYS
     jobs_list = [(seed, chosen, play_count, options, k) for k in range(repeat) for seed in parse_seeds(seeds)]
     started = time.perf_counter()
@@ -74,7 +73,7 @@ def main(seeds: str, plays: int | None, samples: int | None, sample_nodes: int |
     lost = games - h_wins
     report = {
         "rules": str(chosen), "seeds": seeds, "plays": play_count, "samples": options.samples,
-        "sample_nodes": options.max_nodes, "confirm": options.confirm, "jobs": jobs,
+        "sample_nodes": options.max_nodes, "confirm": options.confirm_worlds, "jobs": jobs,
         "median_s": statistics.median(seconds), "p99_s": percentile(seconds, 0.99), "max_s": max(seconds),
         "median_cpu_s": statistics.median(cpu), "p99_cpu_s": percentile(cpu, 0.99),
         "seeds_per_s": len(grades) / wall, "verdicts": dict(Counter(g["verdict"] for g in first)),

@@ -21,8 +21,9 @@ The decision, with ``won`` the worlds the core wins from here:
    the least losses wins, ties going to a card sent home, then to a reveal (it shows a card), then
    to the move most worlds' winning lines begin with. Scores are computed with early stops: a
    move is dropped as soon as it has lost as many worlds as the best so far;
-3. when the best committing action loses no world, it is checked in more worlds (up to
-   ``confirm`` in all) before it is played: agreement in a few worlds is weak evidence;
+3. when the best committing action loses no world, it is checked in more worlds (``confirm``
+   in all, by default twice ``samples``) before it is played: agreement in a few worlds is weak
+   evidence;
 4. when every committing action loses some world, a move that can be taken back and that the
    worlds' lines begin with is played instead if it leads to a position not met since the last
    new card was seen (it loses nothing, and the lines say it leads somewhere); otherwise the best
@@ -71,13 +72,18 @@ class HiddenOptions:
     move (it stops at exactly that many positions); ``memory_mb``: its table per solve (a small
     table is quick to set up); ``peek``: look through the stock first under unlimited passes;
     ``confirm``: the worlds a committing move that loses none must be checked in before it is
-    played (``samples`` or fewer: no check)."""
+    played (None: twice ``samples``; ``samples`` or fewer: no check)."""
 
     samples: int = 8
     max_nodes: int = 2000
     memory_mb: float = 4.0
     peek: bool = True
-    confirm: int = 16
+    confirm: int | None = None
+
+    @property
+    def confirm_worlds(self) -> int:
+        """The worlds a unanimous commitment is checked in (see ``confirm``)."""
+        return 2 * self.samples if self.confirm is None else self.confirm
 
 
 class _World:
@@ -266,8 +272,8 @@ class HiddenPlayer:
         votes = Counter(world.first for world in won)
         commits = [a for a in options if committing(view, a)]
         best, losses = self._best_commit(view, commits, won, votes)
-        if best is not None and losses == 0 and len(self._worlds) < self._options.confirm:
-            self._deal(view, self._options.confirm - len(self._worlds))
+        if best is not None and losses == 0 and len(self._worlds) < self._options.confirm_worlds:
+            self._deal(view, self._options.confirm_worlds - len(self._worlds))
             won = self._won(view)
             votes = Counter(world.first for world in won)
             best, losses = self._best_commit(view, commits, won, votes)

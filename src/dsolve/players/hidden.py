@@ -183,15 +183,15 @@ def shuffles(view: SeatView, move: Move) -> bool:
             and move.count == len(view.face_up[move.src]) and not view.face_up[move.dst])
 
 
-def actions(view: SeatView, legal: list[Move]) -> list[Move]:
+def actions(view: SeatView, legal: list[Move], here: Game | None = None) -> list[Move]:
     """The player's candidate actions: when it :func:`walks`, the legal moves other than stock
     moves plus each move of a talon card that turning reaches; otherwise ``legal``. Moves that
-    only :func:`shuffles` are left out."""
+    only :func:`shuffles` are left out. ``here``: a game of the view (any filling), if made."""
     legal = [m for m in legal if not shuffles(view, m)]
     if not walks(view):
         return legal
     found = [m for m in legal if m.kind not in STOCK_MOVES]
-    game = Game(view.world(view.unseen()), view.rules)
+    game = here.copy() if here else Game(view.world(view.unseen()), view.rules)
     states = {len(game.waste)}
     while game.stock or game.may_redeal():
         game.apply(Move(TURN) if game.stock else Move(REDEAL))
@@ -230,8 +230,9 @@ class HiddenPlayer:
         if move is None and self._target is not None:
             move = self._step(view, self._target)
         if move is None:
-            legal = view.legal_moves()
-            action = self._decide(view, legal) if legal else None
+            here = Game(view.world(view.unseen()), self._rules)  # a game of the view, to play on
+            legal = here.legal_moves()
+            action = self._decide(view, here, legal) if legal else None
             if action is None:
                 return None
             move = self._step(view, action)
@@ -258,28 +259,29 @@ class HiddenPlayer:
         self._target = None
         return action
 
-    def _decide(self, view: SeatView, legal: list[Move]) -> Move | None:
-        options = actions(view, legal)
+    def _decide(self, view: SeatView, here: Game, legal: list[Move]) -> Move | None:
+        options = actions(view, legal, here)
         if len(view.unseen()) != self._unseen:
             self._deal(view, self._options.samples)
-        self._met.add(layout_key(Game(view.world(view.unseen()), self._rules), walks(view)))
+        walk = walks(view)
+        self._met.add(layout_key(here, walk))
         safe = safe_home(view, options)
         if safe is not None or len(options) == 1:
             return safe or options[0]
-        won = self._won(view)
+        won = self._won(view, here)
         if not won:
             return self._fallback.choose(view)
         votes = Counter(world.first for world in won)
         commits = [a for a in options if committing(view, a)]
-        best, losses = self._best_commit(view, commits, won, votes)
+        best, losses = self._best_commit(view, here, commits, won, votes)
         if best is not None and losses == 0 and len(self._worlds) < self._options.confirm_worlds:
             self._deal(view, self._options.confirm_worlds - len(self._worlds))
-            won = self._won(view)
+            won = self._won(view, here)
             votes = Counter(world.first for world in won)
-            best, losses = self._best_commit(view, commits, won, votes)
+            best, losses = self._best_commit(view, here, commits, won, votes)
         if best is None or losses > 0:
             free = [a for a in options
-                    if votes[a] and not committing(view, a) and not self._met_after(view, a)]
+                    if votes[a] and not committing(view, a) and not self._met_after(here, a, walk)]
             if free:
                 return max(free, key=lambda a: votes[a])  # the first of the most voted
         return best or self._fallback.choose(view)
@@ -291,23 +293,31 @@ class HiddenPlayer:
             self._unseen, self._worlds, self._met = len(unseen), [], set()
         self._worlds += [_World(self._rng.sample(unseen, len(unseen))) for _ in range(count)]
 
-    def _won(self, view: SeatView) -> list[_World]:
+    def _world(self, view: SeatView, here: Game, world: _World) -> Game:
+        """``world``'s game: ``here`` with the hidden places filled as :meth:`SeatView.world` does."""
+        game, cards = here.copy(), iter(world.fill)
+        for pile, down in zip(game.piles, game.face_down):
+            pile[:down] = [next(cards) for _ in range(down)]
+        game.stock = [next(cards) if c is None else c for c in view.stock]
+        return game
+
+    def _won(self, view: SeatView, here: Game) -> list[_World]:
         """The worlds the core wins from here, deciding those not yet decided; when none is won,
         the undecided ones again with the grown budget (once since they were dealt)."""
         walk = walks(view)
         for world in self._worlds:
             if world.verdict is None:
-                world.take(self._plan(view.world(world.fill)), walk)
+                world.take(self._plan(self._world(view, here, world).position()), walk)
         won = [world for world in self._worlds if world.verdict == WINNABLE]
         if not won:
             for world in self._worlds:
                 if world.verdict != UNWINNABLE and not world.grown:
                     world.grown = True
-                    world.take(self._plan(view.world(world.fill), GROWN_BUDGET), walk)
+                    world.take(self._plan(self._world(view, here, world).position(), GROWN_BUDGET), walk)
             won = [world for world in self._worlds if world.verdict == WINNABLE]
         return won
 
-    def _best_commit(self, view: SeatView, commits: list[Move], won: list[_World],
+    def _best_commit(self, view: SeatView, here: Game, commits: list[Move], won: list[_World],
                      votes: Counter[Move]) -> tuple[Move | None, int]:
         """The committing action with the fewest won worlds lost (ties: home, reveal, votes) and
         that number; a move is dropped once it has lost as many as the best so far."""
@@ -316,7 +326,7 @@ class HiddenPlayer:
         for action in ranked:
             lost = 0
             for world in won:
-                if world.first != action and self._after(view, world, action) != WINNABLE:
+                if world.first != action and self._after(view, here, world, action) != WINNABLE:
                     lost += 1
                     if lost >= fewest:
                         break
@@ -326,20 +336,20 @@ class HiddenPlayer:
                     break  # nothing ranked lower can beat it
         return best, fewest
 
-    def _after(self, view: SeatView, world: _World, action: Move) -> str:
+    def _after(self, view: SeatView, here: Game, world: _World, action: Move) -> str:
         """The verdict of ``world`` after ``action`` (decided once, kept in ``world.after``)."""
         plan = world.after.get(action)
         if plan is None:
-            game = Game(view.world(world.fill), self._rules)
+            game = self._world(view, here, world)
             walk_to(game, action)
             world.after[action] = plan = self._plan(game.position())
         return plan.verdict
 
-    def _met_after(self, view: SeatView, action: Move) -> bool:
-        """Whether ``action`` leads to a position met since the worlds were dealt."""
-        game = Game(view.world(view.unseen()), self._rules)
+    def _met_after(self, here: Game, action: Move, walk: bool) -> bool:
+        """Whether ``action`` leads from ``here`` to a position met since the worlds were dealt."""
+        game = here.copy()
         walk_to(game, action)
-        return layout_key(game, walks(view)) in self._met
+        return layout_key(game, walk) in self._met
 
     def _plan(self, deal: Deal, scale: int = 1) -> api.Plan:
         self.solves += 1

@@ -1,10 +1,11 @@
 """Grade a range of seeds for race tables and report how fast, and what the grades look like.
 
     python benchmarks/grade_report.py --seeds 1-200 --preset race [--plays N] [--samples N]
-        [--sample-nodes N] [--jobs N] [--repeat K] [--json]
+        [--sample-nodes N] [--confirm N] [--jobs N] [--repeat K] [--json]
 
 Each seed is graded (dsolve.players.grade.grade) in ``--jobs`` worker processes. The report: the
-median, 99th percentile and maximum seconds to grade one seed, seeds graded per second of wall
+median, 99th percentile and maximum seconds to grade one seed (wall time, and the worker's CPU
+time, which other work on a shared machine does not inflate), seeds graded per second of wall
 time, the verdicts, the hidden-information and careless players' win rates over all plays of
 winnable deals (95 % Wilson intervals), traps per lost hidden play, and the difficulty classes.
 ``--repeat K`` grades every seed K times with sampling seeds 0..K-1 and reports how often a seed's
@@ -32,8 +33,10 @@ from dsolve.survey import parse_seeds
 
 def _grade(job: tuple) -> dict:
     seed, rules, plays, options, sampling = job
-    return grade(make_deal("solvitaire", seed), rules, plays, seed=seed, sampling=sampling,
-                 options=options).to_dict()
+    started = time.process_time()
+    row = grade(make_deal("solvitaire", seed), rules, plays, seed=seed, sampling=sampling,
+                options=options).to_dict()
+    return {**row, "cpu_seconds": time.process_time() - started}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -47,15 +50,16 @@ def percentile(values: list[float], q: float) -> float:
 @click.option("--plays", type=int, default=None, help="plays per player (default: grade's)")
 @click.option("--samples", type=int, default=None)
 @click.option("--sample-nodes", type=int, default=None)
+@click.option("--confirm", type=int, default=None)
 @click.option("--jobs", type=int, default=1, show_default=True)
 @click.option("--repeat", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
-def main(seeds: str, plays: int | None, samples: int | None, sample_nodes: int | None, jobs: int,
-         repeat: int, as_json: bool, **rules) -> None:
+def main(seeds: str, plays: int | None, samples: int | None, sample_nodes: int | None, confirm: int | None,
+         jobs: int, repeat: int, as_json: bool, **rules) -> None:
     chosen = choose_rules(**rules)
     defaults = HiddenOptions()
     options = dataclasses.replace(defaults, samples=samples or defaults.samples,
-                                  max_nodes=sample_nodes or defaults.max_nodes)
+                                  max_nodes=sample_nodes or defaults.max_nodes, confirm=confirm)
     play_count = plays or DEFAULT_PLAYS
     jobs_list = [(seed, chosen, play_count, options, k) for k in range(repeat) for seed in parse_seeds(seeds)]
     started = time.perf_counter()
@@ -64,14 +68,15 @@ def main(seeds: str, plays: int | None, samples: int | None, sample_nodes: int |
     wall = time.perf_counter() - started
     first = [g for g, job in zip(grades, jobs_list) if job[4] == 0]
     won = [g for g in first if g["verdict"] == "winnable"]
-    seconds = [g["seconds"] for g in first]
+    seconds, cpu = [g["seconds"] for g in first], [g["cpu_seconds"] for g in first]
     h_wins, c_wins = sum(g["hidden_wins"] for g in won), sum(g["careless_wins"] for g in won)
     games = sum(g["hidden_plays"] for g in won)
     lost = games - h_wins
     report = {
         "rules": str(chosen), "seeds": seeds, "plays": play_count, "samples": options.samples,
-        "sample_nodes": options.max_nodes, "jobs": jobs,
+        "sample_nodes": options.max_nodes, "confirm": options.confirm_worlds, "jobs": jobs,
         "median_s": statistics.median(seconds), "p99_s": percentile(seconds, 0.99), "max_s": max(seconds),
+        "median_cpu_s": statistics.median(cpu), "p99_cpu_s": percentile(cpu, 0.99),
         "seeds_per_s": len(grades) / wall, "verdicts": dict(Counter(g["verdict"] for g in first)),
         "hidden_win_rate": h_wins / games if games else 0.0, "hidden_interval": wilson(h_wins, games),
         "careless_win_rate": c_wins / games if games else 0.0, "careless_interval": wilson(c_wins, games),

@@ -5,11 +5,14 @@ import random
 
 import pytest
 
+from dsolve.klondike import api
 from dsolve.klondike.deal import Deal
 from dsolve.klondike.deals import make_deal
-from dsolve.klondike.moves import TABLEAU_TO_FOUNDATION, Move
+from dsolve.klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
+                          WASTE_TO_TABLEAU, Move)
 from dsolve.players.careless import CarelessPlayer, play_careless
-from dsolve.players.hidden import HiddenOptions, HiddenPlayer, committing, play_hidden, safe_home
+from dsolve.players.hidden import (HiddenOptions, HiddenPlayer, actions, committing, layout_key, play_hidden,
+                                   safe_home, shuffles, walk_to, walks)
 from dsolve.players.view import Seat, SeatView
 from dsolve.klondike.referee import Game, replay
 from dsolve.rules import preset
@@ -135,3 +138,77 @@ def test_safe_home_and_committing_moves():
     assert safe_home(view, [king_home]) is None
     assert not committing(view, Move("turn"))
     assert committing(Seat(deal, preset("casino")).view(), Move("turn"))
+
+
+def peeked_view(seed: int, rules) -> Seat:
+    """A seat whose player has turned the whole stock once and turned the waste over."""
+    seat = Seat(make_deal("solvitaire", seed), rules)
+    while None in seat.view().stock:
+        seat.play(Move(TURN) if seat.view().stock else Move(REDEAL))
+    if seat.view().waste:
+        seat.play(Move(REDEAL))
+    return seat
+
+
+@pytest.mark.parametrize("rules", [RACE, STANDARD])
+@pytest.mark.parametrize("seed", [2, 5])
+def test_a_talon_card_is_one_action_wherever_the_walk_begins(rules, seed):
+    """Once the stock is seen under unlimited passes, the actions are the moves legal somewhere
+    round the talon (no stock moves), and walking to one gives the same position from every
+    point of the walk."""
+    seat = peeked_view(seed, rules)
+    view = seat.view()
+    assert walks(view) and not walks(Seat(make_deal("solvitaire", seed), rules).view())
+    options = actions(view, view.legal_moves())
+    assert not [m for m in options if m.kind in (TURN, REDEAL)]
+    game, round_the_talon = Game(view.world(view.unseen()), rules), set()
+    for _ in range(len(game.stock) + len(game.waste) + 1):
+        round_the_talon.update(m for m in game.legal_moves() if m.kind not in (TURN, REDEAL))
+        game.apply(Move(TURN) if game.stock else Move(REDEAL))
+    assert set(options) == round_the_talon
+    talon_moves = [m for m in options if m.kind in (WASTE_TO_FOUNDATION, WASTE_TO_TABLEAU)]
+    assert len(talon_moves) > 1
+    for move in talon_moves:
+        ends = set()
+        start = Game(view.world(view.unseen()), rules)
+        for turns in range(len(start.stock) + 1):
+            g = start.copy()
+            for _ in range(turns):
+                g.apply(Move(TURN) if g.stock else Move(REDEAL))
+            walk_to(g, move)
+            ends.add(g.key())
+        assert len(ends) == 1
+    # Turning alone keeps the ring key.
+    before = layout_key(Game(view.world(view.unseen()), rules), walk=True)
+    seat.play(Move(TURN))
+    after = seat.view()
+    assert layout_key(Game(after.world(after.unseen()), rules), walk=True) == before
+
+
+def test_shuffles_are_not_actions():
+    view = SeatView(make_deal("solvitaire", 2).shape, RACE, ((), (51, 46), (10,), (), (), (), ()),
+                    (0, 0, 3, 0, 0, 0, 0), (), (), (0, 0, 0, 0), 1)
+    whole_king = Move(TABLEAU_TO_TABLEAU, src=1, dst=0, count=2, card=51)
+    assert shuffles(view, whole_king)
+    assert not shuffles(view, Move(TABLEAU_TO_TABLEAU, src=1, dst=0, count=1, card=46))
+
+
+def open_deal(seed: int) -> Deal:
+    """Seed ``seed``'s deal with every tableau card face up."""
+    deal = make_deal("solvitaire", seed)
+    return Deal(deal.tableau, deal.stock, deal.shape, (0,) * len(deal.tableau))
+
+
+@pytest.mark.parametrize("rules", [RACE, STANDARD])
+def test_with_nothing_hidden_the_player_wins_every_winnable_deal(rules):
+    """With every tableau card face up, every world is the true game once the stock is seen:
+    scoring each committing move in the worlds must then never walk into a loss."""
+    played = 0
+    for seed in range(2, 8):
+        deal = open_deal(seed)
+        if api.solve(deal, rules, max_nodes=200_000).verdict != "winnable":
+            continue
+        play = play_hidden(deal, rules, 0, HiddenOptions(samples=2))
+        assert play.won, (seed, play.ended)
+        played += 1
+    assert played >= 3

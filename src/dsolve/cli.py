@@ -816,15 +816,15 @@ def crapette_stats(directory: str, as_json: bool) -> None:
     """From the Crapette survey in DIR: the first player's win share (95 % Wilson interval),
     stalemates, moves and turns per round, points per round, rounds per match to 300, and with
     two player types each one's win share against the other."""
-    from .crapette.rows import open_rounds
-    from .crapette.stats import format_summary, summarize
+    from .crapette.rows import summarize_survey
+    from .crapette.stats import format_summary
     from .survey import RunTime
 
-    found, options = open_rounds(directory)
-    summary = summarize(found.rows.to_pylist(), options.target)
+    found, summary = summarize_survey(directory)
     wall = RunTime.of(found.chunks)
     if as_json:
         click.echo(json.dumps({"survey": json.loads(found.manifest.to_json()),
                                "wall_time": dataclasses.asdict(wall), **summary}, indent=2))
     else:
-        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall}\n\n{format_summary(summary)}")
+        rate = f", {summary['rounds'] / wall.seconds:.4g} rounds/s" if wall.seconds > 0 else ""
+        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall}{rate}\n\n{format_summary(summary)}")

@@ -18,6 +18,7 @@ from ..survey.store import Survey, open_survey, read_manifest
 from .game import check_seed
 from .rounds import parse_players, play_rounds, seatings
 from .rules import Options
+from .stats import summarize
 
 CONVENTION = "crapette"  # random.Random(seed) shuffles seat A's deck, then seat B's (game.deal)
 ENDS = ("out", "stalemate", "turn limit")
@@ -130,3 +131,10 @@ def open_rounds(out: str | os.PathLike) -> tuple[Survey, Options]:
         raise InputError(f"{out} holds a {job} survey, not a crapette survey")
     found = open_survey(out)
     return found, options_of(found.manifest.params)
+
+
+def summarize_survey(out: str | os.PathLike) -> tuple[Survey, dict]:
+    """The Crapette survey in ``out`` (:func:`open_rounds`) and the summary of its rows
+    (:func:`dsolve.crapette.stats.summarize`, matches to the target its rules options set)."""
+    found, options = open_rounds(out)
+    return found, summarize(found.rows.to_pylist(), options.target)

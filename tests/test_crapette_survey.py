@@ -33,7 +33,7 @@ def direct_rows(seeds, pairings=SEATINGS, options=Options()) -> list[dict]:
     return [{"players": f"{r['player_a']},{r['player_b']}", **r} for r in play_rounds(seeds, pairings, options)]
 
 
-def test_a_survey_holds_the_rounds_played_directly_in_both_seatings(tmp_path):
+def test_a_survey_holds_the_rounds_played_directly_in_both_seatings(tmp_path, capsys):
     out = tmp_path / "s"
     options = Options.parse("load_match=suit")
     run = survey(out, range(1, 251), "greedy,random", options, jobs=2, chunk_size=37)
@@ -47,7 +47,13 @@ def test_a_survey_holds_the_rounds_played_directly_in_both_seatings(tmp_path):
         "crapette deals: 250 of 250 seeds (1-250) played; dsolve ")
     # one player type: one seating; a rerun over more seeds plays only the new ones
     same = tmp_path / "g"
-    survey(same, range(1, 21), "greedy", jobs=1)
+    survey(same, range(1, 21), "greedy", jobs=1, progress=True)
+    rows = direct_rows(range(1, 21), [("greedy", "greedy")])
+    first = sum(r["winner"] == r["first_player"] for r in rows)
+    stalemates = sum(r["winner"] == -1 for r in rows)
+    progress = capsys.readouterr().err
+    assert "dsolve survey finished: 20/20 seeds (100.0%)" in progress
+    assert f"; 20 rounds, first player wins {100 * first / 20:.1f} %, stalemates {stalemates}\n" in progress
     again = survey(same, range(1, 41), "greedy", jobs=1)
     assert (again.seeds_done_before, load(same)[1].num_rows) == (20, 40)
     assert load(same)[1].to_pylist() == direct_rows(range(1, 41), [("greedy", "greedy")])
@@ -109,14 +115,14 @@ def test_bad_input_and_bad_directories_are_one_line(tmp_path, fake):
     assert "job solve, not crapette" in fails("crapette", "survey", "--seeds", "1-2", "--players", "greedy",
                                               "--out", str(klondike))
 
+    chunk = store.chunk_path(out, 20)
+    chunk.write_bytes(chunk.read_bytes()[:-300])  # a cut chunk
+    assert fails("crapette", "stats", str(out)).startswith(f"dsolve: error: damaged survey chunk {chunk}: ")
     rows = pq.read_table(store.chunk_path(out, 10)).to_pylist()
     table = pa.Table.from_pylist([{**r, "end": "won"} for r in rows], schema=SCHEMA)
     store.write_chunk(out, range(10, 20), table, time.time(), 1)  # a row the job never writes
     assert fails("crapette", "stats", str(out)) == \
         f"dsolve: error: damaged survey chunk {store.chunk_path(out, 10)}: a row holds an unknown end"
-    chunk = store.chunk_path(out, 20)
-    chunk.write_bytes(chunk.read_bytes()[:-300])  # a cut chunk
-    assert fails("crapette", "stats", str(out)).startswith(f"dsolve: error: damaged survey chunk ")
     done = subprocess.run([sys.executable, "-m", "dsolve", "crapette", "survey", "--seeds", "1-40", "--players",
                            "random", "--out", str(out), "--jobs", "1"], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parent.parent)})

@@ -59,6 +59,16 @@ def test_a_survey_holds_the_rounds_played_directly_in_both_seatings(tmp_path, ca
     assert load(same)[1].to_pylist() == direct_rows(range(1, 41), [("greedy", "greedy")])
 
 
+def test_a_survey_on_dask_holds_the_same_rows(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster:
+        run = survey(tmp_path / "dask", range(1, 41), "greedy,random", scheduler=cluster.scheduler_address,
+                     chunk_size=10)
+    assert run.chunks_written == 5
+    assert load(tmp_path / "dask")[1].to_pylist() == direct_rows(range(1, 41))
+
+
 def test_a_crapette_survey_takes_no_limits_and_no_other_convention(tmp_path):
     with pytest.raises(InputError, match="a crapette survey takes no limits"):
         run_survey(tmp_path / "a", range(1, 3), ["greedy,greedy"], limits=Limits(timeout=5), job="crapette")

@@ -41,6 +41,7 @@ from collections.abc import Callable
 
 from ..cards import STANDARD
 from ..errors import InputError
+from ..seats import parse_seats
 from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
                      WASTE_TO_TABLEAU, Move)
 from ..players.careless import CarelessPlayer
@@ -241,12 +242,4 @@ def make_racer(name: str, seed: str, hidden: HiddenOptions = HiddenOptions()) ->
 
 def parse_players(text: str) -> tuple[str, str]:
     """``"hidden,careless"`` (seat A, seat B), or one name for both seats."""
-    names = [n.strip().lower() for n in text.split(",")]
-    if len(names) == 1:
-        names *= 2
-    if len(names) != 2:
-        raise InputError(f"bad players {text!r} (expected A,B, e.g. hidden,careless)")
-    for name in names:
-        if name not in PLAYERS:
-            raise InputError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")
-    return names[0], names[1]
+    return parse_seats(text, PLAYERS, "hidden,careless")

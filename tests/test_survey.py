@@ -383,7 +383,10 @@ def test_cli_errors_are_one_line(fake, tmp_path):
 
 
 DRIVER = """
-import sys
+import signal, sys
+# As a terminal's Ctrl-C would: a driver started in the background (CI under nohup, '&') inherits
+# SIGINT ignored, and Python then never raises KeyboardInterrupt.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {tests!r})
 import conftest
 conftest.install_fake_solver(delay={delay!r})

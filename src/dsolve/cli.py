@@ -482,14 +482,37 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
         raise InputError("--seeds is required to solve a survey")
     run = run_survey(out, parse_seeds(seeds), choose_rule_sets(**rules), convention or DEFAULT_CONVENTION,
                      survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
-    for damage in run.set_aside:
-        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were solved "
-                   "again", err=True)
+    _show_set_aside(run, "solved")
     return run
 
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+@contextmanager
+def _resumable(kept: str) -> Iterator[None]:
+    """On Ctrl-C, one line saying what is ``kept`` and the command that resumes, then exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"dsolve: interrupted; {kept}. To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _show_set_aside(run: SurveyRun, done: str) -> None:
+    """On stderr, the damaged chunks a survey run set aside; ``done``: what was done to their
+    seeds again (solved, played)."""
+    for damage in run.set_aside:
+        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were {done} "
+                   "again", err=True)
+
+
+def _show_run(run: SurveyRun, out: str, done: str, stats_command: str) -> None:
+    """One line of what a survey run did; ``done``: what was done to the seeds (solved, played)."""
+    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
+               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
+               f"{_plural(run.chunks_written, 'chunk')} {done} now); see 'dsolve {stats_command} {out}'")
 
 
 def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
@@ -511,7 +534,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     under the limits given and their chunks rewritten; the manifest records the retry, and the
     wall time counts it. Progress goes to stderr: a bar on a terminal, else a line every 30 s
     (DSOLVE_PROGRESS_EVERY=SECONDS)."""
-    try:
+    with _resumable(f"the finished chunks are kept in {out}"):
         if retry_unknown:
             given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",
                                      "decks", "foundations", "convention", "chunk_size"))
@@ -526,13 +549,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
                        f"see 'dsolve stats {out}'")
             return
         run = survey_from_options(out, **options)
-    except KeyboardInterrupt:
-        click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
-                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
-        sys.exit(130)
-    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
-               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
-               f"{_plural(run.chunks_written, 'chunk')} solved now); see 'dsolve stats {out}'")
+    _show_run(run, out, "solved", "stats")
 
 
 @main.command()
@@ -580,17 +597,13 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
                                     hidden=_hidden_from_options(samples, sample_nodes),
                                     sampling_seed=sampling_seed)
-    try:
+    with _resumable(f"the grades so far are kept in {out}.grades"):
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),
                           count=count, difficulty=difficulty, min_hidden_win_rate=min_hidden_win_rate,
                           pairs=pairs, pair_races=racing, pair_plays=pair_races, jobs=jobs,
                           scheduler=scheduler, progress=True)
-    except KeyboardInterrupt:
-        click.echo(f"dsolve: interrupted; the grades so far are kept in {out}.grades. "
-                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
     paired = ""
     if pairs:
         worst = max((r["pair_gap"] for r in done.rows), default=0.0)
@@ -749,19 +762,11 @@ def crapette_survey(seeds: str, players: str, rules_text: str | None, out: str, 
     from .crapette.rules import Options
     from .survey import parse_seeds
 
-    try:
+    with _resumable(f"the finished chunks are kept in {out}"):
         run = play_survey(out, parse_seeds(seeds), players, Options.parse(rules_text or ""), jobs, scheduler,
                           chunk_size, progress=True)
-    except KeyboardInterrupt:
-        click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
-                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    for damage in run.set_aside:
-        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were played "
-                   "again", err=True)
-    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
-               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
-               f"{_plural(run.chunks_written, 'chunk')} played now); see 'dsolve crapette stats {out}'")
+    _show_set_aside(run, "played")
+    _show_run(run, out, "played", "crapette stats")
 
 
 @crapette.command("stats")

@@ -15,6 +15,6 @@ PAIRINGS = {("greedy", "greedy"): range(1, 101), ("random", "random"): range(1, 
 @pytest.mark.parametrize("players", list(PAIRINGS), ids=",".join)
 def test_rounds_per_second(benchmark, players):
     seeds = PAIRINGS[players]
-    rows = benchmark.pedantic(play_rounds, args=(seeds, players), rounds=2, iterations=1)
+    rows = benchmark.pedantic(play_rounds, args=(seeds, [players]), rounds=2, iterations=1)
     assert len(rows) == len(seeds)
     benchmark.extra_info["rounds_per_second_per_core"] = len(seeds) / benchmark.stats.stats.mean

@@ -1,5 +1,6 @@
-"""The winnability notebook runs end to end: as on a fresh clone (the repository's 10^6-seed survey
-and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names."""
+"""The notebooks run end to end. Winnability: as on a fresh clone (the repository's 10^6-seed survey
+and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names.
+Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names."""
 import os
 import re
 import time
@@ -10,6 +11,7 @@ import conftest
 
 import dsolve
 from dsolve.klondike import api
+from dsolve.crapette.rows import summarize_survey, survey
 from dsolve.rules import Rules
 from dsolve.survey import run_survey
 
@@ -19,16 +21,18 @@ pytest.importorskip("ipykernel")
 pytest.importorskip("matplotlib")
 
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "winnability.ipynb"
+CRAPETTE_NOTEBOOK = NOTEBOOK.with_name("crapette.ipynb")
+REPOSITORY_SURVEYS = Path(__file__).parent.parent / "data" / "surveys"
 
 
-def execute(monkeypatch) -> tuple[str, list]:
+def execute(monkeypatch, notebook_path: Path = NOTEBOOK) -> tuple[str, list]:
     """Run the notebook from its folder with this dsolve; its printed text and its figures."""
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel shows figures inline
     package_root = str(Path(dsolve.__file__).parent.parent)  # the kernel imports this dsolve
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    notebook = nbformat.read(notebook_path, as_version=4)
     nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+                            resources={"metadata": {"path": str(notebook_path.parent)}}).execute()
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
@@ -71,3 +75,28 @@ def test_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch):
     assert "   3  unlimited      30" in text and "   1          2      10" in text
     assert len(figures) == 2
     assert not (tmp_path / "quick").exists()  # nothing built when surveys are given
+
+
+def test_crapette_notebook_runs_on_the_repository_surveys(monkeypatch):
+    monkeypatch.delenv("DSOLVE_CRAPETTE_SURVEYS", raising=False)
+    text, figures = execute(monkeypatch, CRAPETTE_NOTEBOOK)
+    directories = sorted(REPOSITORY_SURVEYS.glob("crapette-*"))
+    assert len(directories) >= 3
+    for directory in directories:
+        assert f"../data/surveys/{directory.name}: crapette deals: " in text
+    assert re.search(r"^greedy,greedy +10000 +57\.59 % \[56\.62, 58\.56\] +0\.00 % \[0\.00, 0\.04\]", text, re.M)
+    assert "greedy vs random (seats swapped, 20000 rounds): greedy wins  81.22 % [80.67, 81.76]" in text
+    assert len(figures) == 3
+
+
+def test_crapette_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch):
+    survey(tmp_path / "mixed", range(1, 31), "greedy,random", jobs=1)
+    survey(tmp_path / "random", range(1, 21), "random", jobs=1)
+    monkeypatch.setenv("DSOLVE_CRAPETTE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in ("mixed", "random")))
+    text, figures = execute(monkeypatch, CRAPETTE_NOTEBOOK)
+    assert f"{tmp_path}/mixed: crapette deals: 30 of 30 seeds (1-30) played; dsolve " in text
+    first = summarize_survey(tmp_path / "mixed")[1]["first_player_wins"]
+    assert re.search(rf"^greedy,random / random,greedy +60 +{100 * first['share']:.2f} % ", text, re.M)
+    assert re.search(r"^random,random +20 ", text, re.M)
+    assert "greedy vs random (seats swapped, 60 rounds): greedy wins " in text
+    assert len(figures) == 3

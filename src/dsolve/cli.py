@@ -727,20 +727,59 @@ def crapette_play(seed: str, players: str, rules_text: str | None, as_json: bool
         click.echo(json.dumps(rounds.round_record(rnd, seats)) if as_json else rounds.format_round(rnd, seats))
 
 
-@crapette.command("stats")
-@click.option("--seeds", required=True, metavar="FIRST-LAST", help="round seeds, inclusive, e.g. 1-1000")
-@crapette_options
-@click.option("--swap", is_flag=True, help="play each seed twice, the players' seats exchanged")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
-              help="worker processes")
-def crapette_stats(seeds: str, players: str, rules_text: str | None, as_json: bool, swap: bool, jobs: int) -> None:
-    """Play rounds in memory and print: the first player's win share (95 % Wilson interval),
-    stalemates, moves and turns per round, points per round, rounds per match to 300, and with
-    two player types each one's win share."""
-    from .crapette.rounds import play_rounds
-    from .crapette.stats import format_summary, summarize
+@crapette.command("survey")
+@click.option("--seeds", required=True, metavar="FIRST-LAST", help="round seeds, inclusive, e.g. 1-10000")
+@click.option("--players", required=True, metavar="A,B",
+              help="seat A's and seat B's player: random, greedy, search (one name: both); two different "
+                   "players play each seed in both seat orders")
+@click.option("--rules", "rules_text", metavar="SPEC",
+              help="rules options, e.g. load_match=suit,reserve_first=no (see the README)")
+@click.option("--out", required=True, metavar="DIR", help="survey directory: created, resumed or extended")
+@click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="local worker processes (default: all cores)")
+@click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead")
+@click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
+              help="seeds per chunk of a new survey (default: 200 rounds' worth)")
+def crapette_survey(seeds: str, players: str, rules_text: str | None, out: str, jobs: int | None,
+                    scheduler: str | None, chunk_size: int | None) -> None:
+    """Play the rounds of --seeds between --players into DIR, a Parquet file per chunk of seeds.
+
+    Rerunning the same command resumes: finished chunks are skipped, damaged ones moved to
+    DIR/_damaged and played again. Progress goes to stderr as for 'dsolve survey'."""
+    from .crapette.rows import survey as play_survey
+    from .crapette.rules import Options
     from .survey import parse_seeds
 
-    seats, options = _crapette_setup(players, rules_text)
-    summary = summarize(play_rounds(parse_seeds(seeds), seats, options, swap=swap, jobs=jobs), options.target)
-    click.echo(json.dumps(summary, indent=2) if as_json else format_summary(summary))
+    try:
+        run = play_survey(out, parse_seeds(seeds), players, Options.parse(rules_text or ""), jobs, scheduler,
+                          chunk_size, progress=True)
+    except KeyboardInterrupt:
+        click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
+                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    for damage in run.set_aside:
+        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were played "
+                   "again", err=True)
+    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
+               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
+               f"{_plural(run.chunks_written, 'chunk')} played now); see 'dsolve crapette stats {out}'")
+
+
+@crapette.command("stats")
+@click.argument("directory", metavar="DIR")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def crapette_stats(directory: str, as_json: bool) -> None:
+    """From the Crapette survey in DIR: the first player's win share (95 % Wilson interval),
+    stalemates, moves and turns per round, points per round, rounds per match to 300, and with
+    two player types each one's win share against the other."""
+    from .crapette.rows import summarize_survey
+    from .crapette.stats import format_summary
+    from .survey import RunTime
+
+    found, summary = summarize_survey(directory)
+    wall = RunTime.of(found.chunks)
+    if as_json:
+        click.echo(json.dumps({"survey": json.loads(found.manifest.to_json()),
+                               "wall_time": dataclasses.asdict(wall), **summary}, indent=2))
+    else:
+        rate = f", {summary['rounds'] / wall.seconds:.4g} rounds/s" if wall.seconds > 0 else ""
+        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall}{rate}\n\n{format_summary(summary)}")

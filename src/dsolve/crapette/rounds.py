@@ -3,8 +3,7 @@ per round for surveys and statistics."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 
 from ..errors import InputError
@@ -79,25 +78,19 @@ def round_row(rnd: Round, players: tuple[str, str]) -> dict:
             "foundation": sum(map(len, rnd.table.found))}
 
 
-def _rows(task: tuple[list[int], tuple[str, str], Options, bool]) -> list[dict]:
-    seeds, players, options, swap = task
-    pairings = [players, players[::-1]] if swap and players[0] != players[1] else [players]
-    return [round_row(play_round(seed, pair, options), pair) for seed in seeds for pair in pairings]
+def seatings(players: tuple[str, str]) -> list[tuple[str, str]]:
+    """The seat orders a survey of ``players`` plays: both if the two differ (so that each
+    deal is played once with each player in each seat, which cancels the first player's edge)."""
+    return [players] if players[0] == players[1] else [players, players[::-1]]
 
 
-def play_rounds(seeds: Iterable[int], players: tuple[str, str] = ("greedy", "greedy"),
-                options: Options = Options(), swap: bool = False, jobs: int = 1,
-                chunk: int = 100) -> list[dict]:
-    """A row (:func:`round_row`) per round of ``seeds``; with ``swap`` each seed is played a second
-    time with the players' seats exchanged (the deal's seats stay: the cards of seat A go to
-    the other player). ``jobs`` worker processes share chunks of ``chunk`` seeds; the rows come
-    back in seed order whatever ``jobs`` is."""
-    seeds = [check_seed(s) for s in seeds]
-    tasks = [(seeds[i:i + chunk], players, options, swap) for i in range(0, len(seeds), chunk)]
-    if jobs <= 1 or len(tasks) <= 1:
-        return [row for task in tasks for row in _rows(task)]
-    with ProcessPoolExecutor(jobs) as pool:
-        return [row for rows in pool.map(_rows, tasks) for row in rows]
+def play_rounds(seeds: Iterable[int], pairings: Sequence[tuple[str, str]] = (("greedy", "greedy"),),
+                options: Options = Options()) -> list[dict]:
+    """A row (:func:`round_row`) per round of ``seeds`` under each of ``pairings`` (seat A, seat
+    B), seed-major; the deal's seats stay whatever the pairing (the cards of seat A go to the
+    pairing's first player)."""
+    return [round_row(play_round(seed, pair, options), pair) for seed in map(check_seed, seeds)
+            for pair in pairings]
 
 
 def match_round_seeds(seed: int) -> Iterator[int]:

@@ -23,10 +23,20 @@ def _mean_p90(values: Sequence[float]) -> dict:
     return {"mean": sum(ordered) / len(ordered) if ordered else 0.0, "p90": p90}
 
 
+def _mean_interval(values: Sequence[float]) -> dict:
+    """:func:`_mean_p90` with the mean's 95 % interval (normal: mean +- 1.96 standard errors)."""
+    summary = _mean_p90(values)
+    n, mean = len(values), summary["mean"]
+    half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) if n > 1 else 0.0
+    return {**summary, "low": mean - half, "high": mean + half}
+
+
 def rounds_per_match(rows: Sequence[dict], target: int = TARGET) -> list[int]:
-    """Matches made of consecutive rounds (rows in seed order, one pairing and seating): points
-    add up per seat until one seat reaches ``target``; the round counts of the finished matches.
-    Rounds are independent deals, so this is how matches of these players run."""
+    """Matches made of consecutive rounds: per seating (players in seats A and B) the rows in
+    seed order, points added up per seat until one seat reaches ``target``, then a new match;
+    the round counts of the finished matches (rounds left over at the end make no match). Each
+    round is an independent deal, as a match's rounds are, and who starts is decided anew each
+    round as in a match, so these are matches of these players in these seats."""
     counts = []
     for _, group in groupby(sorted(rows, key=lambda r: (r["player_a"], r["player_b"], r["seed"])),
                             key=lambda r: (r["player_a"], r["player_b"])):
@@ -69,7 +79,7 @@ def summarize(rows: Sequence[dict], target: int = TARGET) -> dict:
         "moves": _mean_p90([r["moves"] for r in rows]),
         "turns": _mean_p90([r["turns"] for r in rows]),
         "points": _mean_p90([r["points_a"] + r["points_b"] for r in rows]),
-        "rounds_per_match": {**_mean_p90(matches), "matches": len(matches), "target": target},
+        "rounds_per_match": {**_mean_interval(matches), "matches": len(matches), "target": target},
         "pairings": [{"players": [x, y], "seats_swapped": len(t["seatings"]) == 2,
                       x: share(t[x], t["rounds"]), y: share(t[y], t["rounds"])}
                      for (x, y), t in sorted(pairs.items())],
@@ -92,7 +102,8 @@ def format_summary(summary: dict) -> str:
         f"moves per round: mean {s['moves']['mean']:.1f}, p90 {s['moves']['p90']}",
         f"turns per round: mean {s['turns']['mean']:.1f}, p90 {s['turns']['p90']}",
         f"points per round: mean {s['points']['mean']:.1f}, p90 {s['points']['p90']}",
-        f"rounds per match to {m['target']}: mean {m['mean']:.2f}, p90 {m['p90']} ({m['matches']} matches)",
+        f"rounds per match to {m['target']}: mean {m['mean']:.2f} [{m['low']:.2f}, {m['high']:.2f}], p90 {m['p90']} "
+        f"({m['matches']} matches of consecutive rounds)",
     ]
     for p in s["pairings"]:
         x, y = p["players"]

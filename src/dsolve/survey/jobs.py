@@ -57,7 +57,8 @@ class Job:
     a progress display shows, over the settings; ``valid``: ValueError if a chunk's rows hold a
     value the job never writes; ``done``: what was done to a seed, for :meth:`Manifest.describe`;
     ``legacy``: the columns of chunks of format 1, if the job had any; ``retries``: whether unknown
-    rows may be made again under larger limits."""
+    rows may be made again under larger limits; ``limited``: whether its work takes per-solve
+    :class:`Limits` (a job without, such as Crapette rounds, refuses them and records none)."""
 
     name: str
     key: str
@@ -71,12 +72,14 @@ class Job:
     done: str = "solved"
     legacy: pa.Schema | None = None
     retries: bool = False
+    limited: bool = True
 
 
 # Each job lives with its game; named here so that reading a survey loads no game it does not need.
 JOBS = {
     "solve": ("dsolve.klondike.rows", "SOLVE"),  # Klondike: verdict, solution length, effort
     "grade": ("dsolve.players.grade", "GRADE"),  # Klondike for race tables: a solve and the players' grade
+    "crapette": ("dsolve.crapette.rows", "CRAPETTE"),  # Crapette rounds: a row per seed and seat pairing
 }
 
 

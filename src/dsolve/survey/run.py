@@ -87,7 +87,7 @@ def run_survey(
 
     ``convention``: how seeds number deals (default: the job's). ``limits``: per solve; ``None``
     takes those of the survey in ``out``, or :data:`DEFAULT_LIMITS` (:data:`DEFAULT_TIMEOUT`
-    seconds, nothing else) for a new one. Local worker processes (``jobs``, default all cores) or
+    seconds, nothing else) for a new one; none for a job that is not ``limited``. Local worker processes (``jobs``, default all cores) or
     the Dask scheduler at ``scheduler``. ``chunk_size`` (default: :data:`DEFAULT_CHUNK_ROWS` rows'
     worth) applies to a new directory; an existing one keeps its own. Damaged chunks are moved to
     ``_damaged/`` and their seeds made again; a format-1 directory is upgraded. ``progress``: on
@@ -104,11 +104,13 @@ def run_survey(
         raise InputError(f"chunk size must be positive, got {chunk_size}")
     if seeds[-1] >= 2**63:
         raise InputError(f"seeds must be below 2**63 to be stored, got {seeds[-1]}")
+    if limits is not None and not kind.limited:
+        raise InputError(f"a {job} survey takes no limits")
     convention = convention or kind.convention
     texts = tuple(dict.fromkeys(str(s) for s in settings))
     kind.check(convention, seeds, texts)  # e.g. an unknown convention or a seed out of its range: fail now
     chunk_size = chunk_size or max(1, DEFAULT_CHUNK_ROWS // len(texts))
-    wanted = Manifest(texts, convention, limits or DEFAULT_LIMITS, chunk_size, ((seeds[0], seeds[-1]),),
+    wanted = Manifest(texts, convention, limits or (DEFAULT_LIMITS if kind.limited else Limits()), chunk_size, ((seeds[0], seeds[-1]),),
                       job=job, params=tuple(sorted((params or {}).items())))
     with claim(out):
         manifest = reconcile(out, wanted, limits is not None)

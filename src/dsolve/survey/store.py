@@ -79,8 +79,9 @@ class Manifest:
         asked = ", ".join(f"{a}-{b}" for a, b in self.seeds)
         total = sum(b - a + 1 for a, b in self.seeds)
         retried = "".join(f"; unknowns retried with {limits}" for limits in self.retries)
+        limits = f"; limits {self.limits}" if self.kind.limited else ""
         return (f"{self.convention} deals: {rows // len(self.settings)} of {total} seeds ({asked}) "
-                f"{self.kind.done}; limits {self.limits}{retried}; dsolve {self.dsolve_version}")
+                f"{self.kind.done}{limits}{retried}; dsolve {self.dsolve_version}")
 
     @classmethod
     def from_json(cls, text: str) -> "Manifest":

@@ -1,6 +1,7 @@
 """The notebooks run end to end. Winnability: as on a fresh clone (the repository's 10^6-seed survey
 and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names.
-Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names."""
+Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names.
+Race tables: on the repository's grades (``data/picks``), and on those ``DSOLVE_GRADE_SURVEYS`` names."""
 import os
 import re
 import time
@@ -12,7 +13,9 @@ import conftest
 import dsolve
 from dsolve.klondike import api
 from dsolve.crapette.rows import summarize_survey, survey
-from dsolve.rules import Rules
+from dsolve.players.grade import grading_options
+from dsolve.players.grade_stats import grades_of, summarize_grades
+from dsolve.rules import Rules, preset
 from dsolve.survey import run_survey
 
 nbformat = pytest.importorskip("nbformat")
@@ -22,7 +25,9 @@ pytest.importorskip("matplotlib")
 
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "winnability.ipynb"
 CRAPETTE_NOTEBOOK = NOTEBOOK.with_name("crapette.ipynb")
+RACE_NOTEBOOK = NOTEBOOK.with_name("race-tables.ipynb")
 REPOSITORY_SURVEYS = Path(__file__).parent.parent / "data" / "surveys"
+REPOSITORY_GRADES = REPOSITORY_SURVEYS.parent / "picks"
 
 
 def execute(monkeypatch, notebook_path: Path = NOTEBOOK) -> tuple[str, list]:
@@ -100,3 +105,37 @@ def test_crapette_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch
     assert re.search(r"^random,random +20 ", text, re.M)
     assert "greedy vs random (seats swapped, 60 rounds): greedy wins " in text
     assert len(figures) == 3
+
+
+def race_lines(text: str, directory: Path, shown: str) -> None:
+    """The notebook's summary lines of each rule set graded in ``directory`` (named ``shown``)
+    are those of summarize_grades."""
+    for rules, rows in grades_of(directory).items():
+        s = summarize_grades(rows)
+        h, w = s["hidden"]["all_deals"], s["winnable"]
+        assert f"{shown}: {rules}: {len(rows)} deals graded" in text
+        assert (f"{rules}: {s['deals']} deals, {s['verdicts']['winnable']} winnable, "
+                f"{s['verdicts']['unwinnable']} unwinnable, 0 unknown; winnable {100 * w['share']:5.1f} % "
+                f"[{100 * w['low']:.1f}, {100 * w['high']:.1f}]") in text
+        assert f"  hidden   wins {100 * h['mean']:5.1f} % [{100 * h['low']:.1f}, {100 * h['high']:.1f}] of all deals" in text
+
+
+def test_race_notebook_runs_on_the_repository_grades(monkeypatch):
+    monkeypatch.delenv("DSOLVE_GRADE_SURVEYS", raising=False)
+    text, figures = execute(monkeypatch, RACE_NOTEBOOK)
+    directories = sorted(REPOSITORY_GRADES.glob("*.grades"))
+    assert directories
+    for directory in directories:
+        race_lines(text, directory, f"../data/picks/{directory.name}")
+    assert len(figures) == 2
+
+
+def test_race_notebook_runs_on_the_grades_it_is_given(tmp_path, monkeypatch):
+    rules = [preset("race"), preset("standard")]
+    run_survey(tmp_path / "g", range(1, 5), rules, jobs=1, job="grade",
+               params=grading_options(plays=2, samples=2, max_nodes=300))
+    monkeypatch.setenv("DSOLVE_GRADE_SURVEYS", str(tmp_path / "g"))
+    text, figures = execute(monkeypatch, RACE_NOTEBOOK)
+    race_lines(text, tmp_path / "g", str(tmp_path / "g"))
+    assert "(the published band is for draw 3)" in text and re.search(r"published 35-45 % band\)", text)
+    assert len(figures) == 2

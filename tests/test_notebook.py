@@ -1,6 +1,7 @@
 """The notebooks run end to end. Winnability: as on a fresh clone (the repository's 10^6-seed survey
 and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names.
 Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names.
+Double Klondike: on the repository's two-deck survey, and on the one ``DSOLVE_SURVEY_DIR`` names.
 Race tables: on the repository's grades (``data/picks``), and on those ``DSOLVE_GRADE_SURVEYS`` names."""
 import os
 import re
@@ -16,7 +17,8 @@ from dsolve.crapette.rows import summarize_survey, survey
 from dsolve.players.grade import grading_options
 from dsolve.players.grade_stats import grades_of, summarize_grades
 from dsolve.rules import Rules, preset
-from dsolve.survey import run_survey
+from dsolve.survey import load, run_survey
+from dsolve.survey.stats import summarize
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -26,6 +28,7 @@ pytest.importorskip("matplotlib")
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "winnability.ipynb"
 CRAPETTE_NOTEBOOK = NOTEBOOK.with_name("crapette.ipynb")
 RACE_NOTEBOOK = NOTEBOOK.with_name("race-tables.ipynb")
+DOUBLE_NOTEBOOK = NOTEBOOK.with_name("double-klondike.ipynb")
 REPOSITORY_SURVEYS = Path(__file__).parent.parent / "data" / "surveys"
 REPOSITORY_GRADES = REPOSITORY_SURVEYS.parent / "picks"
 
@@ -139,3 +142,24 @@ def test_race_notebook_runs_on_the_grades_it_is_given(tmp_path, monkeypatch):
     race_lines(text, tmp_path / "g", str(tmp_path / "g"))
     assert "(the published band is for draw 3)" in text and re.search(r"published 35-45 % band\)", text)
     assert len(figures) == 2
+
+
+def double_lines(text: str, directory: Path) -> None:
+    """The notebook's table rows are the survey's summaries, one per rule set."""
+    manifest, table = load(directory)
+    for s in summarize(table, manifest.settings):
+        r = Rules.parse(s.rules)
+        assert re.search(rf"^ +{r.draw} +{r.empty_rule} +{r.foundations} +{s.n} +{re.escape(str(s.win))} +"
+                         rf"{s.unwinnable} +{s.unknown} ", text, re.M), s.rules
+
+
+def test_double_klondike_notebook_runs_on_the_survey_it_is_given(tmp_path, monkeypatch):
+    monkeypatch.setattr(api, "solve", conftest.fake_solve)
+    rules = [Rules(draw=d, passes=None, empty_rule=e, decks=2, foundations=f)
+             for d in (1, 3) for e in ("king", "any") for f in (4, 8)]
+    run_survey(tmp_path / "dk", range(1, 21), rules, jobs=1)
+    monkeypatch.setenv("DSOLVE_SURVEY_DIR", str(tmp_path / "dk"))
+    text, figures = execute(monkeypatch, DOUBLE_NOTEBOOK)
+    assert f"{tmp_path / 'dk'}: solvitaire deals: 20 of 20 seeds (1-20) solved" in text
+    double_lines(text, tmp_path / "dk")
+    assert len(figures) == 1

@@ -20,6 +20,7 @@ import dsolve
 from dsolve import survey
 from dsolve.klondike import api
 from dsolve import limits as limits_module
+from dsolve.cards import DOUBLE, STANDARD
 from dsolve.klondike.deals import make_deal
 from dsolve.errors import InputError
 from dsolve.klondike.moves import TURN, Move
@@ -381,6 +382,29 @@ def test_cli_errors_are_one_line(fake, tmp_path):
     assert "not a survey directory" in fails("stats", str(tmp_path))
     assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "_manifest.json" / "x"))
 
+
+
+def test_survey_deals_two_decks_in_the_conventions_that_deal_them(fake, monkeypatch, tmp_path):
+    solved = []
+
+    def recording_solve(deal, rules, **limits):
+        solved.append((deal, rules.decks))
+        return fake_solve(deal, rules)
+
+    monkeypatch.setattr(api, "solve", recording_solve)
+    rules = (str(preset("double-klondike")), str(preset("standard")))
+    solve_chunk(survey.Task("solve", "pysol", 31999, 32001, rules, survey.DEFAULT_LIMITS))
+    assert solved == [(make_deal("pysol", seed, shape), decks) for seed in (31999, 32000)
+                      for shape, decks in ((DOUBLE, 2), (STANDARD, 1))]
+    pysol = tmp_path / "pysol"
+    assert "2 seeds surveyed" in ok("survey", "--seeds", "1-2", "--deal", "pysol", "--preset", "double-klondike",
+                                    "--out", str(pysol), "--jobs", "1")
+    out = tmp_path / "greenfelt"
+    assert "the greenfelt convention deals only the standard 4x13/7 game, not 2x4x13/9" in fails(
+        "survey", "--seeds", "1-2", "--deal", "greenfelt", "--decks", "2", "--out", str(out), "--jobs", "1")
+    assert "bad seed 0 for pysol" in fails("survey", "--seeds", "0-2", "--deal", "pysol", "--decks", "2",
+                                           "--out", str(out), "--jobs", "1")
+    assert not out.exists()
 
 DRIVER = """
 import signal, sys

@@ -80,7 +80,7 @@ class Manifest:
         total = sum(b - a + 1 for a, b in self.seeds)
         retried = "".join(f"; unknowns retried with {limits}" for limits in self.retries)
         limits = f"; limits {self.limits}" if self.kind.limited else ""
-        return (f"{self.convention} deals: {rows // len(self.settings)} of {total} seeds ({asked}) "
+        return (f"{self.convention} deals: {rows // len(self.settings)} of {total} {self.kind.unit}s ({asked}) "
                 f"{self.kind.done}{limits}{retried}; dsolve {self.dsolve_version}")
 
     @classmethod

@@ -4,22 +4,18 @@ rows, the stats are those of the rows, and bad input or directories get one line
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import fails, ok
-from test_survey import _survivors
+from test_survey import kill_and_resume
 
-import dsolve
 from dsolve.errors import InputError
 from dsolve.pick import read_pairs, write_rows
 from dsolve.races.race import RaceSetup, race_pair, setup_from_options
-from dsolve.races.rows import SCHEMA, open_races, pair_seeds, setting_text, setup_of, survey
+from dsolve.races.rows import SCHEMA, open_races, setting_text, setup_of, survey
 from dsolve.races.stats import summarize
 from dsolve.races.table import RaceRules
 from dsolve.survey import load, run_survey, store
@@ -178,25 +174,9 @@ def test_a_survey_killed_with_sigkill_resumes_to_the_same_rows(tmp_path):
     out = tmp_path / "s"
     command = [sys.executable, "-m", "dsolve", "race", "survey", "--pairs", "1-24", "--players", "careless",
                "--plays", "2", "--out", str(out), "--jobs", "2", "--chunk-size", "1"]
-    env = {**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parent.parent)}
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, env=env)
-    deadline = time.monotonic() + 120
-    while len(list(out.glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-    done = len(list(out.glob("chunk-*.parquet")))
+    done, rerun = kill_and_resume(command, out)
     assert 3 <= done < 24
-    deadline = time.monotonic() + 5
-    while _survivors(str(out)) and time.monotonic() < deadline:  # workers die with the parent
-        time.sleep(0.05)
-    assert not _survivors(str(out))
-
-    rerun = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
-    assert rerun.returncode == 0, rerun.stderr
-    assert f"({done} were done before, {24 - done} chunks raced now)" in rerun.stdout
+    assert f"({done} were done before, {24 - done} chunks raced now)" in rerun
     uninterrupted = tmp_path / "u"
     survey(uninterrupted, range(1, 25), CARELESS, 2, jobs=2)
     assert load(out)[1].to_pylist() == load(uninterrupted)[1].to_pylist()

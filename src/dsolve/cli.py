@@ -349,13 +349,16 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
 
 # --- race tables -------------------------------------------------------------------------------
 
-_HIDDEN_OPTIONS = (
-    click.option("--plays", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
-                 help="plays of each player per deal (different sampling seeds)"),
+_SAMPLE_OPTIONS = (  # the hidden-information player's
     click.option("--samples", type=click.IntRange(min=1), metavar="N",
                  help="worlds the hidden-information player deals per decision (default 8)"),
     click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
                  help="the core's positions per world (default 2000)"),
+)
+_HIDDEN_OPTIONS = (
+    click.option("--plays", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
+                 help="plays of each player per deal (different sampling seeds)"),
+    *_SAMPLE_OPTIONS,
     click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
                  help="seed of the players' random choices"),
 )
@@ -681,10 +684,7 @@ _RACE_OPTIONS = (
                  help="seat A's and seat B's player: hidden, careless, random (one name: both)"),
     click.option("--think", default="1,1", show_default=True, metavar="A,B",
                  help="mean think time per move of seat A and seat B, seconds (race mode)"),
-    click.option("--samples", type=click.IntRange(min=1), metavar="N",
-                 help="worlds the hidden-information player deals per decision (default 8)"),
-    click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
-                 help="the core's positions per world (default 2000)"),
+    *_SAMPLE_OPTIONS,
     click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
                  help="varies every random number of the races"),
 )

@@ -180,7 +180,7 @@ class Tally:
 
 
 RACE = Job("race", "setting", "race settings", DEFAULT_CONVENTION, SCHEMA, play_chunk, check, Tally, valid,
-           done="raced", limited=False, unit="pair")
+           done="raced", limited=False, unit="pair", doing="racing")
 
 
 def survey(out: str | os.PathLike, pairs: range, setup: RaceSetup, plays: int,

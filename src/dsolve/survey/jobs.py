@@ -59,7 +59,8 @@ class Job:
     ``legacy``: the columns of chunks of format 1, if the job had any; ``retries``: whether unknown
     rows may be made again under larger limits; ``limited``: whether its work takes per-solve
     :class:`Limits` (a job without, such as Crapette rounds, refuses them and records none);
-    ``unit``: what its seeds number, for messages (a race survey's are pairs of seeds)."""
+    ``unit``: what its seeds number, for messages (a race survey's are pairs of seeds), and
+    ``doing`` what a worker does to one, for the progress display."""
 
     name: str
     key: str
@@ -75,6 +76,7 @@ class Job:
     retries: bool = False
     limited: bool = True
     unit: str = "seed"
+    doing: str = "solving"
 
 
 # Each job lives with its game; named here so that reading a survey loads no game it does not need.

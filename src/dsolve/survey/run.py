@@ -136,7 +136,7 @@ def run_survey(
                     shown.update(task.stop - task.first)
 
                 drive(pool.executor, 2 * pool.workers, tasks, on_result,
-                      lambda in_flight: shown.tick(*running_now(pool, in_flight)))
+                      lambda in_flight: shown.tick(*running_now(pool, in_flight, kind.doing, kind.unit)))
     return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo), tuple(damaged))
 
 

@@ -4,6 +4,7 @@ rows, the stats are those of the rows, and bad input or directories get one line
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -180,3 +181,11 @@ def test_a_survey_killed_with_sigkill_resumes_to_the_same_rows(tmp_path):
     uninterrupted = tmp_path / "u"
     survey(uninterrupted, range(1, 25), CARELESS, 2, jobs=2)
     assert load(out)[1].to_pylist() == load(uninterrupted)[1].to_pylist()
+
+
+def test_progress_counts_pairs_and_says_which_are_being_raced(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DSOLVE_PROGRESS_EVERY", "0.05")
+    survey(tmp_path / "s", range(1, 4), CARELESS, 4, jobs=1, chunk_size=1, progress=True)
+    err = capsys.readouterr().err
+    assert "dsolve survey started: 0/3 pairs (0.0%)" in err and "dsolve survey finished: 3/3 pairs (100.0%)" in err
+    assert re.search(r"; racing pair [123] \(\d+ s\)\n", err), err

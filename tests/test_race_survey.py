@@ -189,3 +189,13 @@ def test_progress_counts_pairs_and_says_which_are_being_raced(tmp_path, monkeypa
     err = capsys.readouterr().err
     assert "dsolve survey started: 0/3 pairs (0.0%)" in err and "dsolve survey finished: 3/3 pairs (100.0%)" in err
     assert re.search(r"; racing pair [123] \(\d+ s\)\n", err), err
+
+
+def test_shares_over_pairs_keep_their_intervals_within_0_and_1():
+    rows = [{"setting": "s", "plays": 10, "imbalance": 0.0, "imbalance_low": -0.5, "imbalance_high": 0.5,
+             "draws": draws, "contributed_a": 10.0, "contributed_b": 12.0, "finished": 0, "blocked": 10 - rep,
+             "repetition": rep, "move_limit": 0, "moves": 3000} for draws, rep in ((0, 10), (1, 9), (0, 10))]
+    s = summarize(rows)[0]
+    assert s["ends"]["repetition"]["mean"] == pytest.approx(29 / 30) and s["ends"]["repetition"]["high"] == 1.0
+    assert s["draws"]["low"] == 0.0 < s["draws"]["high"] and s["ends"]["blocked"]["low"] == 0.0
+    assert s["contributed"] == {"mean": 11.0, "low": 11.0, "high": 11.0} and s["uneven"]["count"] == 0

@@ -4,9 +4,9 @@ the draw rate, cards contributed, how races end.
 
 Intervals are 95 %: Wilson's for a share of pairs; for a mean over races, the normal interval of
 the mean over pairs of each pair's mean (a pair's races share its decks, so they are not
-independent; the pairs are). ``|imbalance|`` of a fair pair is not zero at a finite number of
-races (20 races of two fair decks that never draw: about 0.18 on average); compare settings and
-samples of pairs at the same races per pair.
+independent; the pairs are), cut to 0..1 for a share. ``|imbalance|`` of a fair pair is not zero
+at a finite number of races (20 races of two fair decks that never draw: about 0.18 on average);
+compare settings and samples of pairs at the same races per pair.
 """
 from __future__ import annotations
 
@@ -24,10 +24,13 @@ def share(count: int, n: int) -> dict:
     return {"count": count, "n": n, "share": count / n if n else 0.0, "low": low, "high": high}
 
 
-def mean(values: Sequence[float]) -> dict:
-    """The mean of ``values`` with its interval (a single value or none: the mean itself)."""
+def mean(values: Sequence[float], share: bool = False) -> dict:
+    """The mean of ``values`` with its interval (a single value or none: the mean itself); of
+    shares (``share``), the interval cut to 0..1."""
     m = sum(values) / len(values) if values else 0.0
     low, high = mean_interval(values) or (m, m)
+    if share:
+        low, high = max(low, 0.0), min(high, 1.0)
     return {"mean": m, "low": low, "high": high}
 
 
@@ -56,9 +59,9 @@ def summarize(rows: Sequence[dict]) -> list[dict]:
             "imbalance": {**mean(gaps), **quantiles(gaps)},
             "abs_imbalance": {**mean([abs(g) for g in gaps]), **quantiles([abs(g) for g in gaps])},
             "uneven": share(uneven, len(group)),
-            "draws": mean([r["draws"] / r["plays"] for r in group]),
+            "draws": mean([r["draws"] / r["plays"] for r in group], share=True),
             "contributed": mean([(r["contributed_a"] + r["contributed_b"]) / 2 for r in group]),
-            "ends": {end: mean([r[end] / r["plays"] for r in group])
+            "ends": {end: mean([r[end] / r["plays"] for r in group], share=True)
                      for end in ("finished", "blocked", "repetition", "move_limit")},
             "moves_per_race": mean([r["moves"] / r["plays"] for r in group]),
         })

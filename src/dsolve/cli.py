@@ -883,4 +883,5 @@ def _show_survey_stats(found: Any, summary: dict, count: int, unit: str, text: s
                                "wall_time": dataclasses.asdict(wall), **summary}, indent=2))
     else:
         rate = f", {count / wall.seconds:.4g} {unit}/s" if wall.seconds > 0 else ""
-        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall}{rate}\n\n{text}")
+        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall.describe(found.manifest.kind.unit)}{rate}"
+                   f"\n\n{text}")

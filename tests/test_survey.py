@@ -431,6 +431,29 @@ def _survivors(marker: str) -> list[int]:
     return pids
 
 
+def kill_and_resume(command: list[str], out: Path, timeout: float = 120) -> tuple[int, str]:
+    """Run the survey ``command`` (``python -m dsolve ...`` into ``out``), SIGKILL it once three
+    chunks are written, check that its workers died with it, and run it again: the chunks there
+    were when it was killed, and the rerun's standard output."""
+    env = {**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parent.parent)}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env=env)
+    deadline = time.monotonic() + timeout
+    while len(list(out.glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    done = len(list(out.glob("chunk-*.parquet")))
+    deadline = time.monotonic() + 5
+    while _survivors(str(out)) and time.monotonic() < deadline:  # workers die with the parent
+        time.sleep(0.05)
+    assert not _survivors(str(out))
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=2 * timeout, env=env)
+    assert rerun.returncode == 0, rerun.stderr
+    return done, rerun.stdout
+
+
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
 def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):

@@ -126,7 +126,7 @@ def run_survey(
             remaining = sum(len(c) for c in todo)
             tasks = (Task(job, convention, c.start, c.stop, manifest.settings, manifest.limits,
                           params=manifest.params) for c in todo)
-            with Progress("survey", len(seeds), len(seeds) - remaining, "seed", progress,
+            with Progress("survey", len(seeds), len(seeds) - remaining, kind.unit, progress,
                           lambda: str(tally), every=log_every()) as shown, \
                     _sigterm_as_interrupt():
 
@@ -136,7 +136,7 @@ def run_survey(
                     shown.update(task.stop - task.first)
 
                 drive(pool.executor, 2 * pool.workers, tasks, on_result,
-                      lambda in_flight: shown.tick(*running_now(pool, in_flight)))
+                      lambda in_flight: shown.tick(*running_now(pool, in_flight, kind.doing, kind.unit)))
     return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo), tuple(damaged))
 
 

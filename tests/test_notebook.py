@@ -2,6 +2,7 @@
 and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names.
 Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names.
 Double Klondike: on the repository's two-deck survey, and on the one ``DSOLVE_SURVEY_DIR`` names.
+Double solitaire: on the race surveys ``DSOLVE_RACE_SURVEYS`` names.
 Race tables: on the repository's grades (``data/picks``), and on those ``DSOLVE_GRADE_SURVEYS`` names."""
 import os
 import re
@@ -15,6 +16,10 @@ import dsolve
 from dsolve.klondike import api
 from dsolve.crapette.rows import summarize_survey, survey
 from dsolve.players.grade import grading_options
+from dsolve.races.race import RaceSetup
+from dsolve.races.table import RaceRules
+from dsolve.races.rows import open_races, survey as race_survey
+from dsolve.races.stats import format_summary, summarize as summarize_races
 from dsolve.players.grade_stats import grades_of, summarize_grades
 from dsolve.rules import Rules, preset
 from dsolve.survey import load, run_survey
@@ -29,6 +34,7 @@ NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "winnability.ipynb"
 CRAPETTE_NOTEBOOK = NOTEBOOK.with_name("crapette.ipynb")
 RACE_NOTEBOOK = NOTEBOOK.with_name("race-tables.ipynb")
 DOUBLE_NOTEBOOK = NOTEBOOK.with_name("double-klondike.ipynb")
+RACES_NOTEBOOK = NOTEBOOK.with_name("double-solitaire.ipynb")
 REPOSITORY_SURVEYS = Path(__file__).parent.parent / "data" / "surveys"
 REPOSITORY_GRADES = REPOSITORY_SURVEYS.parent / "picks"
 
@@ -163,3 +169,20 @@ def test_double_klondike_notebook_runs_on_the_survey_it_is_given(tmp_path, monke
     assert f"{tmp_path / 'dk'}: solvitaire deals: 20 of 20 seeds (1-20) solved" in text
     double_lines(text, tmp_path / "dk")
     assert len(figures) == 1
+
+
+def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path, monkeypatch):
+    careless = ("careless", "careless")
+    for name, variant, draw in (("locked3", "locked", 3), ("open1", "open", 1), ("locked1", "locked", 1)):
+        race_survey(tmp_path / name, range(1, 4), RaceSetup(RaceRules(variant, draw), players=careless), 2, jobs=1)
+    race_survey(tmp_path / "picked", range(1, 3), RaceSetup(RaceRules("locked", 3), players=careless), 2,
+                listed=[(5, 9), (8, 3)], jobs=1)
+    names = ("locked3", "open1", "locked1", "picked")
+    monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
+    text, figures = execute(monkeypatch, RACES_NOTEBOOK)
+    for name in names:
+        assert format_summary(summarize_races(open_races(tmp_path / name).rows.to_pylist())) in text
+    assert "plays=2 (picked pairs): uneven " in text and "plays=2 (random pairs): uneven " in text
+    assert "draw=1,passes=unlimited mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
+    assert "1 open survey(s) compared" in text
+    assert len(figures) == 2

@@ -256,14 +256,18 @@ cdef bint could_come_back(const Config* cfg, const State* s, int slot) noexcept 
     return False
 
 cdef bint copy_could_go_home(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    """Two decks: whether a copy of card c is a pile's top card or in the talon (so might go
-    home by the next move)."""
-    cdef int p, j
+    """Two decks: whether a copy of card c could go home by the next move: a pile's top card,
+    or a talon card the next move reaches (talon_reach; taking a card back leaves the talon as
+    it is)."""
+    cdef int pos[MAX_TALON]
+    cdef int pflags[MAX_TALON]
+    cdef int p, j, npos
     for p in range(cfg.piles):
         if s.length[p] > 0 and s.card[p][s.length[p] - 1] == c:
             return True
-    for j in range(s.talon_len):
-        if cfg.stock_card[s.talon[j]] == c:
+    npos = talon_reach(cfg, s, pos, pflags)
+    for j in range(npos):
+        if cfg.stock_card[s.talon[pos[j]]] == c:
             return True
     return False
 

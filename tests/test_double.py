@@ -409,3 +409,17 @@ def test_a_card_that_must_stay_out(case: str, foundations: int, empty: str, worr
         assert search(deal, rules, limit=300_000).winnable
         result = solve(deal, rules, timeout=10)
         assert result.verdict == "winnable" and replay(deal, rules, result.moves).won
+
+
+def test_safe_moves_of_two_copies_replay_in_the_cores_order() -> None:
+    """Solvitaire seed 688, 8 foundations, king spaces: in the core's winning line two 7S lie on
+    top of two piles during a chain of safe moves, and the core sends home the one its sweep
+    over the piles meets first, not the first pile's; expanding the line must take each safe
+    card from the pile the core did (the other 7S covers the 8D sent home next)."""
+    from dsolve.klondike.api import check
+    from dsolve.klondike.deals import make_deal
+
+    rules = Rules(3, None, "king", True, decks=2, foundations=8)
+    result = check(688, rules, timeout=30)
+    assert result.verdict == "winnable"
+    assert replay(make_deal("solvitaire", 688, DOUBLE), rules, result.moves).won

@@ -375,14 +375,14 @@ def must_stay_out(case: str, foundations: int) -> Deal:
     """Positions winnable only if a pile's lone 3H (case "copy") or 4H ("margin"), which fits
     its foundation, stays out to hold a club that has nowhere else to go: no black card one
     higher to take the heart back onto, no column for it under king or no spaces."""
-    if case == "copy":      # 8: clubs at 2 and 0, hearts 2 and 2; 4: clubs 2 (first round), hearts 2 (second)
+    if case == "copy":    # 8: clubs 2 and 0, hearts 2 and 2; 4: clubs 2 (round 1), hearts 2 (round 2)
         shape = DeckShape(2, 4, 3, decks=2)
         if foundations == 8:
             return Deal([cards("3H"), cards("3H AC 2C"), cards("4H 4H 4C 4C 3C 3C")], [], shape,
                         face_down=(0, 2, 5), foundations=(2, 2, 0, 2))
         return Deal([cards("3H"), cards("4C 3C 2C"), cards("4H 4C 3C AC")], [], shape,
                     face_down=(0, 2, 3), foundations=(2, 4, 0, 2))
-    shape = DeckShape(2, 5, 3, decks=2)   # "margin": clubs 1 and 1, hearts 3 and 3 (4: second rounds)
+    shape = DeckShape(2, 5, 3, decks=2)    # "margin": clubs 1 and 1, hearts 3 and 3 (4: round 2)
     if foundations == 8:
         return Deal([cards("4H"), cards("2C 2C 3C"), cards("5H 5H 5C 5C 4H 4C 4C 3C")], [], shape,
                     face_down=(0, 2, 7), foundations=(1, 3, 1, 3))

@@ -193,7 +193,8 @@ def single_moves(game: Game, line: list[tuple[int, ...]]) -> Iterator[Move]:
         raise RuntimeError(f"internal error: talon card {card} not reachable")
 
     def pile_topped_by(card: int, first: int = 0) -> int | None:
-        return next((i for i, p in enumerate(game.piles) if i >= first and p and p[-1] == card), None)
+        return next((i for i, p in enumerate(game.piles)
+                     if i >= first and p and p[-1] == card), None)
 
     def safe_source(card: int) -> int | None:
         # The pile the core sent a safe card home from. Its safe moves sweep the piles in order,

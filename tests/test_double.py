@@ -11,7 +11,7 @@ from dsolve.cards import DOUBLE, DeckShape, parse_card
 from dsolve.klondike.deal import Deal
 from dsolve.errors import InputError
 from dsolve.klondike.moves import FOUNDATION_TO_TABLEAU, TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
-from dsolve.klondike.brute import random_small_deal, search
+from dsolve.klondike.brute import random_position, random_small_deal, search
 from dsolve.klondike.referee import Game, IllegalMove, replay
 from dsolve.rules import PRESETS, Rules, preset
 
@@ -192,6 +192,44 @@ def test_core_matches_brute_force_on_two_decks(rules: Rules) -> None:
         differential("two decks", shape, rules, count)
 
 
+def both_copies_home(deal: Deal, suit: int) -> int:
+    """How many ranks of ``suit`` have both copies home (a Deal lists the suits' first piles,
+    then their second ones; with 4 foundations the second is the second round)."""
+    suits = deal.shape.suits
+    return min(deal.foundations[suit], deal.foundations[suit + suits])
+
+
+@pytest.mark.parametrize("foundations", [4, 8])
+@pytest.mark.parametrize("empty", ["king", "any", "none"])
+def test_positions_in_progress_match_brute_force(foundations: int, empty: str) -> None:
+    """Two-deck games in progress, reached by play that sends cards home when it can (so that
+    both copies of low ranks are home and safe_two_decks sends cards above the aces home), with
+    worrying back: the core's verdict equals the brute force's, every winning line replayed."""
+    from dsolve.klondike.api import solve
+
+    rng = random.Random(f"two-deck positions {foundations} {empty}")
+    problems, decided, built = [], 0, 0
+    for number in range(12):
+        shape = DeckShape.parse(("2x2x5/4", "2x3x4/5", "2x4x3/5")[number % 3])
+        rules = Rules(rng.choice([1, 3]), rng.choice([None, 2]), empty, True, decks=2,
+                      foundations=foundations)
+        deal = random_position(rng, shape, rules, rng.randrange(20, 80), home_bias=0.8)
+        brute = search(deal, rules, limit=300_000)
+        if brute.winnable is None:
+            continue
+        decided += 1
+        built += sum(both_copies_home(deal, suit) >= 1 for suit in range(shape.suits)) >= 2
+        result = solve(deal, rules, timeout=60)
+        expected = "winnable" if brute.winnable else "unwinnable"
+        if result.verdict != expected:
+            problems.append(f"position #{number}: {rules}: solve says {result.verdict}, the "
+                            f"brute force {expected}\n{deal}")
+        elif brute.winnable:
+            assert replay(deal, rules, result.moves).won
+    assert not problems, "\n\n".join(problems)
+    assert decided >= 9 and built >= 3, (decided, built)
+
+
 PARTIAL_RUN_SHAPE = DeckShape(2, 3, 3, decks=2)     # AC 2C 3C AH 2H 3H twice, 3 piles
 
 
@@ -331,3 +369,57 @@ def test_sample_agrees_with_solvitaire_two_decks(row: dict) -> None:
 @pytest.mark.parametrize("row", double_rows(True, None))
 def test_every_row_agrees_with_solvitaire_two_decks(row: dict) -> None:
     double_agrees(row, 10.0)
+
+
+def must_stay_out(case: str, foundations: int) -> Deal:
+    """Positions winnable only if a pile's lone 3H (case "copy") or 4H ("margin"), which fits
+    its foundation, stays out to hold a club that has nowhere else to go: no black card one
+    higher to take the heart back onto, no column for it under king or no spaces."""
+    if case == "copy":    # 8: clubs 2 and 0, hearts 2 and 2; 4: clubs 2 (round 1), hearts 2 (round 2)
+        shape = DeckShape(2, 4, 3, decks=2)
+        if foundations == 8:
+            return Deal([cards("3H"), cards("3H AC 2C"), cards("4H 4H 4C 4C 3C 3C")], [], shape,
+                        face_down=(0, 2, 5), foundations=(2, 2, 0, 2))
+        return Deal([cards("3H"), cards("4C 3C 2C"), cards("4H 4C 3C AC")], [], shape,
+                    face_down=(0, 2, 3), foundations=(2, 4, 0, 2))
+    shape = DeckShape(2, 5, 3, decks=2)    # "margin": clubs 1 and 1, hearts 3 and 3 (4: round 2)
+    if foundations == 8:
+        return Deal([cards("4H"), cards("2C 2C 3C"), cards("5H 5H 5C 5C 4H 4C 4C 3C")], [], shape,
+                    face_down=(0, 2, 7), foundations=(1, 3, 1, 3))
+    return Deal([cards("4H"), cards("2C 3C"), cards("5H 5C 4C")], [], shape,
+                face_down=(0, 1, 2), foundations=(5, 5, 1, 3))
+
+
+@pytest.mark.parametrize("case", ["copy", "margin"])
+@pytest.mark.parametrize("foundations", [4, 8])
+@pytest.mark.parametrize("empty", ["king", "none"])
+@pytest.mark.parametrize("worry", [True, False])
+def test_a_card_that_must_stay_out(case: str, foundations: int, empty: str, worry: bool) -> None:
+    """safe_two_decks keeps the heart out (must_stay_out). "copy": the one-deck rule read with
+    the higher club pile or the round's height would send the 3H home, though the second 2C
+    covering the clubs' next cards can go nowhere else: the rule counts the ranks of which both
+    copies are home (clubs: none). "margin": with both aces of clubs home but no 2C, the 3C on
+    both 2C needs the 4H: a margin one wider than Blake & Gent's (4H safe with clubs at 1)
+    would send it home."""
+    from dsolve.klondike.api import solve
+
+    deal = must_stay_out(case, foundations)
+    for draw in (1, 3):
+        rules = Rules(draw, None, empty, worry, decks=2, foundations=foundations)
+        assert search(deal, rules, limit=300_000).winnable
+        result = solve(deal, rules, timeout=10)
+        assert result.verdict == "winnable" and replay(deal, rules, result.moves).won
+
+
+def test_safe_moves_of_two_copies_replay_in_the_cores_order() -> None:
+    """Solvitaire seed 688, 8 foundations, king spaces: in the core's winning line two 7S lie on
+    top of two piles during a chain of safe moves, and the core sends home the one its sweep
+    over the piles meets first, not the first pile's; expanding the line must take each safe
+    card from the pile the core did (the other 7S covers the 8D sent home next)."""
+    from dsolve.klondike.api import check
+    from dsolve.klondike.deals import make_deal
+
+    rules = Rules(3, None, "king", True, decks=2, foundations=8)
+    result = check(688, rules, timeout=30)
+    assert result.verdict == "winnable"
+    assert replay(make_deal("solvitaire", 688, DOUBLE), rules, result.moves).won

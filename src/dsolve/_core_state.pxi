@@ -6,8 +6,8 @@
 # key of a pile (pile_key) and the foundations' share of the key (key_of), switched by the Config.
 # Two copies of each card break the arguments of some reductions; with two decks these are off
 # (one_deck(cfg) false): twin classes (their card sets assume one copy), the twin-blocking test,
-# Blake & Gent's safe-move rule (replaced by safe_two_decks), safe moves from the draw-1 reserve
-# and the quick keys (quick_key works on the one-deck key). Re-argued for two copies: the
+# safe moves from the draw-1 reserve and the quick keys (quick_key works on the one-deck key).
+# Re-argued for two copies: Blake & Gent's safe-move rule (safe_two_decks), the
 # dead-end test (dead_end), the filters on worrying back (gen_moves: a copy going home is one
 # more use) and on the draw-1 reserve's moves to the tableau (gen_talon), and Theorem 4's
 # partial-run pruning (gen_runs). Deck-independent, so kept: K+ talon moves and the cursor
@@ -106,47 +106,52 @@ cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noex
     return r1 <= low + 2 and r1 <= height(cfg, home, suit_of(c) ^ 2) + 3
 
 
-cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
-    """Two decks: whether sending c (a pile's top card that fits its foundation) home can never
-    turn a win into a loss. When
-
-    (1) no card can ever be built on c: c is an ace, or both copies of both opposite-colour cards
-        one rank lower are home for good (no worrying back), and
-    (2) c's copy c' cannot want c's place: c' is home already, or (8 foundations) the suit's
-        other pile is as high as the one c goes onto,
-
-    take any winning line L and play c home first, then L without c's own moves (c is always
-    the top of its pile: nothing is built on it, so a run that carries c carries it on top, and
-    the same run without it is as legal; a pile L would empty holds nothing in the new line
-    either, and the card c covered is free sooner: more moves, never fewer). The foundations
-    hold L's cards and c until L sends c (or c') home: L's moves home stay legal, and where L
-    sends c' onto the pile c took, (2) leaves the other pile taking it, after which the
-    foundations hold L's cards and c again (8 foundations: the two piles of a suit are
-    interchangeable). Without (2), L may send c' home first from a pile whose card beneath it
-    needs; the new line could not free that card (4 foundations: c' then waits for the king).
-    With worrying back, (1) holds only for aces; a card L takes back the new line takes back
-    too (its foundations hold L's and more). Safe moves only from the tableau: from the talon
-    they would change which cards the stock turns up."""
-    cdef int r = rank_of(c), su = suit_of(c), q, k
-    if r > 0 and cfg.worry_back:
-        return False
+cdef inline int both_home(const Config* cfg, const uint8_t* home, int su) noexcept nogil:
+    """Two decks: how many ranks of suit su have both copies home (8 foundations: the suit's
+    lower pile; 4: the second round's height, -1 while the first round runs, as then no second
+    copy, not even the ace, may go home before the king). A suit absent from a small deck counts
+    as complete."""
+    if su >= cfg.suits:
+        return cfg.ranks
     if cfg.two_rounds:
-        if home[su] < cfg.ranks:           # first round: c' is not home
-            return False
-    elif (home[su + 4] if home[su] == r else home[su]) < r:
-        return False                       # the other pile is lower: c' may want c's place
+        return home[su] - cfg.ranks if home[su] >= cfg.ranks else -1
+    return home[su + 4]
+
+
+cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
+    """Two decks: whether sending c (rank r, 0-based; a pile's top card that fits its
+    foundation) home can never turn a win into a loss. Blake & Gent's Theorem 1 / Corollary 3
+    with each suit's height read as b, the ranks of which both copies are home (both_home):
+
+    (own) b >= r for c's suit: c's copy c' is home or fits the suit's other pile (4
+        foundations: c goes home in the second round), so c takes no place c' wants. Without
+        it a line may send c' home from a pile whose card beneath it needs, keeping c out;
+        c' would then have nowhere to go (4 foundations: it waits for the king).
+    (margins) with worrying back, b >= r - 1 for both opposite-colour suits and b >= r - 2 for
+        the other suit of c's colour; without, b >= r for the opposite colour.
+
+    Their argument asks one thing of the heights: every card that could come to lie on c,
+    directly or in a run on it (the opposite colour's rank r - 1, c's colour's r - 2, then
+    r - 3, ...), is home or fits its foundation when a line would put it there, so the line
+    can send it home instead (and without worrying back it is home for good). Read with b it
+    holds for every copy: a rank at most b is home in both copies; of rank b + 1 each copy out
+    fits a pile (8 foundations: both piles of the suit are at least b, and one copy going home
+    leaves the other pile for the second; 4: only the second round's copy is out). The cards a
+    second deck adds are copies of ranks above b, which the margins keep off c's run. So any
+    winning line rewrites as for one deck: c home first, what the line builds on c home
+    instead, what it takes back taken back too; by (own), where the line sends c' home the
+    suit's other pile takes it (the two piles of a suit are interchangeable). From the tableau
+    only: from the talon a safe move would change which cards the stock turns up.
+    (test_double: a position the rule read with the higher pile, or the round's height, loses.)"""
+    cdef int r = rank_of(c), su = suit_of(c), opp = (c & 1) ^ 1
+    if both_home(cfg, home, su) < r:
+        return False
     if r == 0:
-        return True
-    for k in range(2):
-        q = ((c & 1) ^ 1) + 2 * k
-        if q >= cfg.suits:
-            continue                       # a suit absent from a small deck
-        if cfg.two_rounds:
-            if home[q] < cfg.ranks + r:    # rank r - 1 of the second round not home
-                return False
-        elif home[q + 4] < r:              # the lower pile lacks rank r - 1
-            return False
-    return True
+        return True                        # nothing is built on an ace
+    if not cfg.worry_back:
+        return both_home(cfg, home, opp) >= r and both_home(cfg, home, opp + 2) >= r
+    return (both_home(cfg, home, opp) >= r - 1 and both_home(cfg, home, opp + 2) >= r - 1
+            and both_home(cfg, home, su ^ 2) >= r - 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,7 +261,7 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
     foundation makes no card newly safe, and the only new top cards are those of its piles: when
     none of them (nor its twin, see safe_home) goes home safely there is nothing to do. (Nor does
     such a move make a child lone: its twin leaves a card only for the foundation.) Not with two
-    decks: there taking a card back can make a copy elsewhere safe (safe_two_decks, (2))."""
+    decks: there taking a card back can make a copy elsewhere safe (safe_two_decks, (own))."""
     if not one_deck(cfg):
         return apply_safe_moves(cfg, s, record)
     if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):

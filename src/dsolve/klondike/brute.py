@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..cards import DeckShape
 from ..rules import Rules
 from .deal import Deal, deal_from_order
-from .moves import Move
+from .moves import TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
 from .referee import Game
 
 
@@ -76,15 +76,18 @@ def random_small_deal(rng: random.Random, shape: DeckShape) -> Deal:
     return deal_from_order(order, shape)
 
 
-def random_position(rng: random.Random, shape: DeckShape, rules: Rules, moves: int) -> Deal:
+def random_position(rng: random.Random, shape: DeckShape, rules: Rules, moves: int,
+                    home_bias: float = 0.0) -> Deal:
     """A game in progress: a random deal of ``shape`` after up to ``moves`` random legal moves,
     then a random number of each pile's face-down cards turned face up (so its face-up cards
-    need not form one run)."""
+    need not form one run). ``home_bias``: the chance that a move is one to the foundation when
+    there is one (so more cards are home)."""
     game = Game(random_small_deal(rng, shape), rules)
     for _ in range(moves):
         legal = game.legal_moves()
         if not legal:
             break
-        game.apply(rng.choice(legal))
+        home = [move for move in legal if move.kind in (TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION)]
+        game.apply(rng.choice(home if home and rng.random() < home_bias else legal))
     game.face_down = [rng.randint(0, down) for down in game.face_down]
     return game.position()

@@ -3,6 +3,7 @@
 two-deck shapes."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,6 +12,8 @@ from dsolve.cards import DOUBLE, DeckShape, parse_card
 from dsolve.klondike.deal import Deal
 from dsolve.errors import InputError
 from dsolve.klondike.moves import FOUNDATION_TO_TABLEAU, TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
+from dsolve.klondike.api import check, solve
+from dsolve.klondike.deals import make_deal
 from dsolve.klondike.brute import random_position, random_small_deal, search
 from dsolve.klondike.referee import Game, IllegalMove, replay
 from dsolve.rules import PRESETS, Rules, preset
@@ -423,3 +426,20 @@ def test_safe_moves_of_two_copies_replay_in_the_cores_order() -> None:
     result = check(688, rules, timeout=30)
     assert result.verdict == "winnable"
     assert replay(make_deal("solvitaire", 688, DOUBLE), rules, result.moves).won
+
+
+@pytest.mark.parametrize("name", ["double-klondike", "double-klondike-8"])
+@pytest.mark.parametrize("empty_rule", ["any", "king"])
+def test_a_whole_two_deck_deal_proved_lost(name, empty_rule):
+    """Seed 2575 at draw 3 is stuck from the deal: no ace among the cards a pass of the stock
+    shows, none of them plays, and after 2S onto 3D (uncovering 7H) nothing moves. The core and
+    the referee's exhaustive search (42 positions) both call it lost under every space and
+    foundation rule; at draw 1 every stock card is in reach and it is won."""
+    deal = make_deal("solvitaire", 2575, DOUBLE)
+    rules = Rules(draw=3, passes=None, empty_rule=empty_rule, worry_back=True, decks=2,
+                  foundations=preset(name).foundations)
+    assert search(deal, rules).winnable is False
+    assert check(deal, rules, timeout=60).verdict == "unwinnable"
+    draw1 = dataclasses.replace(rules, draw=1)
+    won = solve(deal, draw1, timeout=60)
+    assert won.verdict == "winnable" and replay(deal, draw1, won.moves).won

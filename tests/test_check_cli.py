@@ -227,7 +227,10 @@ def test_interrupt_exits_130_with_one_line(monkeypatch):
 def test_real_ctrl_c_exits_130_with_one_line():
     """SIGINT during a long solve: the core stops, the command prints one line, exit 130."""
     env = {**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parents[1])}
-    proc = subprocess.Popen([sys.executable, "-c", "from dsolve.cli import main; main()", "check",
+    # SIGINT as a terminal's Ctrl-C: a test run started in the background inherits it ignored.
+    command = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "from dsolve.cli import main; main()")
+    proc = subprocess.Popen([sys.executable, "-c", command, "check",
                              *HARD, "--timeout", "120"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(2.0)  # past the imports, into the search

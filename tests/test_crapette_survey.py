@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import fails, ok
-from test_survey import _survivors
+from test_survey import kill_and_resume
 
 import dsolve
 from dsolve.crapette.rounds import play_rounds, seatings
@@ -149,25 +148,9 @@ def test_a_survey_killed_with_sigkill_resumes_to_the_same_rows(tmp_path):
     out = tmp_path / "s"
     command = [sys.executable, "-m", "dsolve", "crapette", "survey", "--seeds", "0-199", "--players",
                "random,greedy", "--out", str(out), "--jobs", "2", "--chunk-size", "5"]
-    env = {**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parent.parent)}
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, env=env)
-    deadline = time.monotonic() + 60
-    while len(list(out.glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-    done = len(list(out.glob("chunk-*.parquet")))
+    done, rerun = kill_and_resume(command, out, timeout=60)
     assert 3 <= done < 40
-    deadline = time.monotonic() + 5
-    while _survivors(str(out)) and time.monotonic() < deadline:  # workers die with the parent
-        time.sleep(0.05)
-    assert not _survivors(str(out))
-
-    rerun = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
-    assert rerun.returncode == 0, rerun.stderr
-    assert f"({done * 5} were done before, {40 - done} chunks played now)" in rerun.stdout
+    assert f"({done * 5} were done before, {40 - done} chunks played now)" in rerun
     uninterrupted = tmp_path / "u"
     survey(uninterrupted, range(0, 200), "random,greedy", jobs=2, chunk_size=5)
     assert load(out)[1].to_pylist() == load(uninterrupted)[1].to_pylist()

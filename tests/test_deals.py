@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from dsolve.cards import DOUBLE, STANDARD, DeckShape, parse_card
 from dsolve.klondike.deal import Deal
 from dsolve.klondike.deals import (
     CONVENTIONS,
+    PYSOL_LCG_LIMIT,
     PYSOL_MAX_SEED,
     _boost_uniform_int,
     _mt19937_outputs,
@@ -82,7 +85,6 @@ def test_microsoft_oracle_lines_through_the_cli() -> None:
     ("12abc", "bad seed '12abc': expected a decimal integer"),
 ])
 def test_bad_microsoft_seeds_are_one_line(seed: str, message: str) -> None:
-    import re
     assert re.search(message, fails("show", seed, "--deal", "microsoft"))
 
 
@@ -131,7 +133,7 @@ def test_exact_index_needs_the_standard_shape() -> None:
         exact_index(solvitaire(1, DeckShape(3, 5, 4)))
 
 
-# --- PySolFC against pysol-cards --------------------------------------------------------------
+# --- Solvitaire's generator pieces -----------------------------------------------------------
 
 
 def test_mt19937_matches_the_cpp_standard() -> None:
@@ -232,6 +234,43 @@ def test_make_deal_unknown_convention_lists_the_valid_ones() -> None:
         assert name in message
 
 
-def test_only_solvitaire_deals_other_shapes() -> None:
-    with pytest.raises(InputError, match="standard"):
-        make_deal("pysol", 5, DeckShape(3, 5, 4))
+def test_other_shapes_only_from_the_conventions_that_deal_them() -> None:
+    with pytest.raises(InputError, match="the greenfelt convention deals only the standard 4x13/7 game, "
+                                         "not 2x4x13/9"):
+        make_deal("greenfelt", 5, DOUBLE)
+    for shape in (DeckShape(3, 5, 4), DeckShape(4, 13, 9), DeckShape(4, 13, 7, decks=2)):
+        with pytest.raises(InputError, match=r"the pysol convention deals Klondike \(4x13/7\) and "
+                                             rf"Double Klondike \(2x4x13/9\), not {shape}$"):
+            make_deal("pysol", 5, shape)
+
+
+# --- PySolFC's Double Klondike ------------------------------------------------------------------
+
+PYSOLFC_DOUBLE = Path(__file__).parent / "data" / "pysolfc-double-klondike.jsonl"
+
+
+def pysolfc_double_vectors() -> list[dict]:
+    """PySolFC's own Double Klondike deals (tests/data/README.md says how they were made)."""
+    return [json.loads(text) for text in PYSOLFC_DOUBLE.read_text().splitlines() if text.strip()]
+
+
+def test_pysol_double_klondike_matches_pysolfc() -> None:
+    lines = pysolfc_double_vectors()
+    assert len(lines) == 40
+    assert {line["random"] for line in lines} == {"LCRandom31", "MTRandom"}
+    for line in lines:
+        assert (line["random"] == "LCRandom31") == (int(line["seed"]) < PYSOL_LCG_LIMIT), line["seed"]
+        assert pysol(int(line["seed"]), DOUBLE) == expected_deal(line, DOUBLE), line["seed"]
+
+
+def test_pysol_double_klondike_through_the_cli() -> None:
+    for line in pysolfc_double_vectors()[::13]:
+        shown = json.loads(ok("show", line["seed"], "--deal", "pysol", "--decks", "2", "--json"))
+        assert (shown["tableau"], shown["stock"]) == (line["tableau"], line["stock"]), line["seed"]
+
+
+@pytest.mark.parametrize("seed", ["0", "-4", str(PYSOL_MAX_SEED + 1)])
+def test_bad_pysol_double_klondike_seeds_are_one_line(seed: str) -> None:
+    expected = rf"bad seed {seed} for pysol: expected 1\.\.{PYSOL_MAX_SEED}$"
+    assert re.search(expected, fails("show", seed, "--deal", "pysol", "--decks", "2"))
+    assert re.search(expected, fails("check", seed, "--deal", "pysol", "--preset", "double-klondike"))

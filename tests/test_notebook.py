@@ -1,6 +1,9 @@
 """The notebooks run end to end. Winnability: as on a fresh clone (the repository's 10^6-seed survey
 and quick surveys it builds itself), and on the survey directories ``DSOLVE_SURVEY_DIR`` names.
-Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names."""
+Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_SURVEYS`` names.
+Double Klondike: on the repository's two-deck survey, and on the one ``DSOLVE_SURVEY_DIR`` names.
+Double solitaire: on the race surveys ``DSOLVE_RACE_SURVEYS`` names.
+Race tables: on the repository's grades (``data/picks``), and on those ``DSOLVE_GRADE_SURVEYS`` names."""
 import os
 import re
 import time
@@ -12,8 +15,15 @@ import conftest
 import dsolve
 from dsolve.klondike import api
 from dsolve.crapette.rows import summarize_survey, survey
-from dsolve.rules import Rules
-from dsolve.survey import run_survey
+from dsolve.players.grade import grading_options
+from dsolve.races.race import RaceSetup
+from dsolve.races.table import RaceRules
+from dsolve.races.rows import open_races, survey as race_survey
+from dsolve.races.stats import format_summary, summarize as summarize_races
+from dsolve.players.grade_stats import grades_of, summarize_grades
+from dsolve.rules import Rules, preset
+from dsolve.survey import load, run_survey
+from dsolve.survey.stats import summarize
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -22,7 +32,11 @@ pytest.importorskip("matplotlib")
 
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "winnability.ipynb"
 CRAPETTE_NOTEBOOK = NOTEBOOK.with_name("crapette.ipynb")
+RACE_NOTEBOOK = NOTEBOOK.with_name("race-tables.ipynb")
+DOUBLE_NOTEBOOK = NOTEBOOK.with_name("double-klondike.ipynb")
+RACES_NOTEBOOK = NOTEBOOK.with_name("double-solitaire.ipynb")
 REPOSITORY_SURVEYS = Path(__file__).parent.parent / "data" / "surveys"
+REPOSITORY_GRADES = REPOSITORY_SURVEYS.parent / "picks"
 
 
 def execute(monkeypatch, notebook_path: Path = NOTEBOOK) -> tuple[str, list]:
@@ -100,3 +114,75 @@ def test_crapette_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch
     assert re.search(r"^random,random +20 ", text, re.M)
     assert "greedy vs random (seats swapped, 60 rounds): greedy wins " in text
     assert len(figures) == 3
+
+
+def race_lines(text: str, directory: Path, shown: str) -> None:
+    """The notebook's summary lines of each rule set graded in ``directory`` (named ``shown``)
+    are those of summarize_grades."""
+    for rules, rows in grades_of(directory).items():
+        s = summarize_grades(rows)
+        h, w = s["hidden"]["all_deals"], s["winnable"]
+        assert f"{shown}: {rules}: {len(rows)} deals graded" in text
+        assert (f"{rules}: {s['deals']} deals, {s['verdicts']['winnable']} winnable, "
+                f"{s['verdicts']['unwinnable']} unwinnable, 0 unknown; winnable {100 * w['share']:5.1f} % "
+                f"[{100 * w['low']:.1f}, {100 * w['high']:.1f}]") in text
+        assert f"  hidden   wins {100 * h['mean']:5.1f} % [{100 * h['low']:.1f}, {100 * h['high']:.1f}] of all deals" in text
+
+
+def test_race_notebook_runs_on_the_repository_grades(monkeypatch):
+    monkeypatch.delenv("DSOLVE_GRADE_SURVEYS", raising=False)
+    text, figures = execute(monkeypatch, RACE_NOTEBOOK)
+    directories = sorted(REPOSITORY_GRADES.glob("*.grades"))
+    assert directories
+    for directory in directories:
+        race_lines(text, directory, f"../data/picks/{directory.name}")
+    assert len(figures) == 2
+
+
+def test_race_notebook_runs_on_the_grades_it_is_given(tmp_path, monkeypatch):
+    rules = [preset("race"), preset("standard")]
+    run_survey(tmp_path / "g", range(1, 5), rules, jobs=1, job="grade",
+               params=grading_options(plays=2, samples=2, max_nodes=300))
+    monkeypatch.setenv("DSOLVE_GRADE_SURVEYS", str(tmp_path / "g"))
+    text, figures = execute(monkeypatch, RACE_NOTEBOOK)
+    race_lines(text, tmp_path / "g", str(tmp_path / "g"))
+    assert "(the published band is for draw 3)" in text and re.search(r"published 35-45 % band\)", text)
+    assert len(figures) == 2
+
+
+def double_lines(text: str, directory: Path) -> None:
+    """The notebook's table rows are the survey's summaries, one per rule set."""
+    manifest, table = load(directory)
+    for s in summarize(table, manifest.settings):
+        r = Rules.parse(s.rules)
+        assert re.search(rf"^ +{r.draw} +{r.empty_rule} +{r.foundations} +{s.n} +{re.escape(str(s.win))} +"
+                         rf"{s.unwinnable} +{s.unknown} ", text, re.M), s.rules
+
+
+def test_double_klondike_notebook_runs_on_the_survey_it_is_given(tmp_path, monkeypatch):
+    monkeypatch.setattr(api, "solve", conftest.fake_solve)
+    rules = [Rules(draw=d, passes=None, empty_rule=e, decks=2, foundations=f)
+             for d in (1, 3) for e in ("king", "any") for f in (4, 8)]
+    run_survey(tmp_path / "dk", range(1, 21), rules, jobs=1)
+    monkeypatch.setenv("DSOLVE_SURVEY_DIR", str(tmp_path / "dk"))
+    text, figures = execute(monkeypatch, DOUBLE_NOTEBOOK)
+    assert f"{tmp_path / 'dk'}: solvitaire deals: 20 of 20 seeds (1-20) solved" in text
+    double_lines(text, tmp_path / "dk")
+    assert len(figures) == 1
+
+
+def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path, monkeypatch):
+    careless = ("careless", "careless")
+    for name, variant, draw in (("locked3", "locked", 3), ("open1", "open", 1), ("locked1", "locked", 1)):
+        race_survey(tmp_path / name, range(1, 4), RaceSetup(RaceRules(variant, draw), players=careless), 2, jobs=1)
+    race_survey(tmp_path / "picked", range(1, 3), RaceSetup(RaceRules("locked", 3), players=careless), 2,
+                listed=[(5, 9), (8, 3)], jobs=1)
+    names = ("locked3", "open1", "locked1", "picked")
+    monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
+    text, figures = execute(monkeypatch, RACES_NOTEBOOK)
+    for name in names:
+        assert format_summary(summarize_races(open_races(tmp_path / name).rows.to_pylist())) in text
+    assert "plays=2 (picked pairs): uneven " in text and "plays=2 (random pairs): uneven " in text
+    assert "draw=1,passes=unlimited mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
+    assert "1 open survey(s) compared" in text
+    assert len(figures) == 2

@@ -1,6 +1,7 @@
 """Double solitaire races: the table's rules on hand-set positions, the clock's slot conflicts and
 the turn order, every record replayed by the independent referee (and a broken record refused),
-invariants after every move of many races, the duplicate format's symmetries, and the CLI."""
+invariants after every move of many races, the duplicate format's symmetries, the CLI, and races
+played exactly as the reference records (``race_reference.py``) say."""
 import json
 import random
 from dataclasses import replace
@@ -18,8 +19,10 @@ from dsolve.races.referee import replay
 from dsolve.races.table import (FOUNDATION, LOCKED, OPEN, PLAY, TURN, IllegalMove, RaceMove,
                                 RaceRules, Table, code_of, parse_race_move)
 from dsolve.races.timing import BLOCKED, FINISHED, Clock, play
+from race_reference import CASES, play_case, read_reference, record_data
 
 QUICK_HIDDEN = HiddenOptions(samples=2, max_nodes=300)
+REFERENCE = read_reference()
 
 
 def c(owner: int, text: str) -> int:
@@ -331,3 +334,17 @@ def test_pick_keeps_only_the_pairs_raced_even_with_their_imbalance():
     assert [(r["seed"], r["imbalance"]) for r in kept] == expected
     assert kept[:2] == [{"seed": 9, "pair": 1, "imbalance": 0.0, "imbalance_low": kept[0]["imbalance_low"],
                          "imbalance_high": kept[0]["imbalance_high"]}] * 2
+
+
+# -- the records as they were before the races were made faster (tests/race_reference.py) --------
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_races_play_the_reference_records_first_board(case):
+    pair, setup, _ = CASES[case]
+    assert [record_data(r) for r in play_races(pair, setup, 2)] == REFERENCE[case][:2]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(CASES))
+def test_races_play_every_reference_record(case):
+    assert play_case(case, jobs=2) == REFERENCE[case]

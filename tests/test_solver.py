@@ -655,6 +655,7 @@ def test_memory_held_stays_within_the_limit():
 
 _INTERRUPT_SCRIPT = """
 import os, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's: a background run inherits it ignored
 from dsolve.klondike.api import check
 from dsolve.rules import Rules
 threading.Timer(float(sys.argv[1]), lambda: os.kill(os.getpid(), signal.SIGINT)).start()

@@ -20,6 +20,7 @@ import dsolve
 from dsolve import survey
 from dsolve.klondike import api
 from dsolve import limits as limits_module
+from dsolve.cards import DOUBLE, STANDARD
 from dsolve.klondike.deals import make_deal
 from dsolve.errors import InputError
 from dsolve.klondike.moves import TURN, Move
@@ -382,8 +383,34 @@ def test_cli_errors_are_one_line(fake, tmp_path):
     assert "cannot write to" in fails("survey", "--seeds", "1-5", "--out", str(tmp_path / "s" / "_manifest.json" / "x"))
 
 
+
+def test_survey_deals_two_decks_in_the_conventions_that_deal_them(fake, monkeypatch, tmp_path):
+    solved = []
+
+    def recording_solve(deal, rules, **limits):
+        solved.append((deal, rules.decks))
+        return fake_solve(deal, rules)
+
+    monkeypatch.setattr(api, "solve", recording_solve)
+    rules = (str(preset("double-klondike")), str(preset("standard")))
+    solve_chunk(survey.Task("solve", "pysol", 31999, 32001, rules, survey.DEFAULT_LIMITS))
+    assert solved == [(make_deal("pysol", seed, shape), decks) for seed in (31999, 32000)
+                      for shape, decks in ((DOUBLE, 2), (STANDARD, 1))]
+    pysol = tmp_path / "pysol"
+    assert "2 seeds surveyed" in ok("survey", "--seeds", "1-2", "--deal", "pysol", "--preset", "double-klondike",
+                                    "--out", str(pysol), "--jobs", "1")
+    out = tmp_path / "greenfelt"
+    assert "the greenfelt convention deals only the standard 4x13/7 game, not 2x4x13/9" in fails(
+        "survey", "--seeds", "1-2", "--deal", "greenfelt", "--decks", "2", "--out", str(out), "--jobs", "1")
+    assert "bad seed 0 for pysol" in fails("survey", "--seeds", "0-2", "--deal", "pysol", "--decks", "2",
+                                           "--out", str(out), "--jobs", "1")
+    assert not out.exists()
+
 DRIVER = """
-import sys
+import signal, sys
+# As a terminal's Ctrl-C would: a driver started in the background (CI under nohup, '&') inherits
+# SIGINT ignored, and Python then never raises KeyboardInterrupt.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {tests!r})
 import conftest
 conftest.install_fake_solver(delay={delay!r})
@@ -404,13 +431,37 @@ def _survivors(marker: str) -> list[int]:
     return pids
 
 
+def kill_and_resume(command: list[str], out: Path, timeout: float = 120) -> tuple[int, str]:
+    """Run the survey ``command`` (``python -m dsolve ...`` into ``out``), SIGKILL it once three
+    chunks are written, check that its workers died with it, and run it again: the chunks there
+    were when it was killed, and the rerun's standard output."""
+    env = {**os.environ, "PYTHONPATH": str(Path(dsolve.__file__).parent.parent)}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env=env)
+    deadline = time.monotonic() + timeout
+    while len(list(out.glob("chunk-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    done = len(list(out.glob("chunk-*.parquet")))
+    deadline = time.monotonic() + 5
+    while _survivors(str(out)) and time.monotonic() < deadline:  # workers die with the parent
+        time.sleep(0.05)
+    assert not _survivors(str(out))
+    rerun = subprocess.run(command, capture_output=True, text=True, timeout=2 * timeout, env=env)
+    assert rerun.returncode == 0, rerun.stderr
+    return done, rerun.stdout
+
+
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
 def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):
+    seeds = 1000  # 100 chunks of about 0.1 s: seconds of work, so the signal lands mid-run even on a loaded machine
     driver = tmp_path / "dsolve_driver.py"
     driver.write_text(DRIVER.format(tests=str(Path(__file__).parent), delay=0.005))
     out = tmp_path / "s"
-    command = [sys.executable, str(driver), "survey", "--seeds", "0-199", "--preset", "standard",
+    command = [sys.executable, str(driver), "survey", "--seeds", f"0-{seeds - 1}", "--preset", "standard",
                "--preset", "casino", "--out", str(out), "--jobs", "2", "--chunk-size", "10"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -420,7 +471,7 @@ def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):
     os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)  # Ctrl-C hits the group
     _, err = proc.communicate(timeout=30)
     done = len(list(out.glob("chunk-*.parquet")))
-    assert 3 <= done < 20
+    assert 3 <= done < seeds // 10
     if sig == signal.SIGKILL:
         assert proc.returncode == -signal.SIGKILL
     else:
@@ -435,9 +486,9 @@ def test_killed_survey_resumes_with_no_duplicate_or_missing_seed(tmp_path, sig):
 
     rerun = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert rerun.returncode == 0, rerun.stderr
-    left = 20 - done
+    left = seeds // 10 - done
     assert f"({done * 10} were done before, {left} chunk{'' if left == 1 else 's'} solved now)" in rerun.stdout
-    assert rows_of(out) == sorted(expected_rows(range(200)), key=lambda r: r[:2])
+    assert rows_of(out) == sorted(expected_rows(range(seeds)), key=lambda r: r[:2])
 
 
 def test_surveys_have_a_default_timeout_that_the_options_override(fake, tmp_path):

@@ -16,10 +16,13 @@ cdef struct Table:
     size_t cap          # any size (below 2^32): a key's home slot is scaled, not masked
     size_t count
     size_t max_slots    # the memory bound, in slots: the largest table
+    size_t planned      # the size it grows to at once, doubling from START_SLOTS (see table_init)
     bint full
 
 cdef enum:
     MIN_SLOTS = 4096    # the smallest table, whatever the bound
+    PLANNED_SLOTS = 1 << 16  # a table's first size, unless its bound is smaller
+    START_SLOTS = 4096  # the size it starts at on its way there
 
 cdef enum:
     HUGE_PAGE = 2 << 20  # bytes of an x86-64 / arm64 huge page
@@ -29,9 +32,12 @@ cdef inline size_t mapped_bytes(size_t slots) noexcept nogil:
     return (slots * sizeof(Slot) + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
 
 cdef Slot* slots_alloc(size_t slots) noexcept nogil:
-    """``slots`` zeroed slots, mapped on their own on a huge-page boundary and advised onto huge
-    pages: with 4 kB pages nearly every probe of a big table also misses the TLB (a page walk of
-    its own), which made up about a fifth of the search's time. NULL when out of memory."""
+    """``slots`` zeroed slots, mapped on their own on a huge-page boundary and, when more than
+    one huge page, advised onto huge pages: with 4 kB pages nearly every probe of a big table
+    also misses the TLB (a page walk of its own), which made up about a fifth of the search's
+    time. A table of one huge page or less stays on 4 kB pages: the first touch of a huge page
+    zeroes all 2 MB of it, which cost a short search (a player's, of a few hundred positions)
+    more than its positions. NULL when out of memory."""
     cdef size_t size = mapped_bytes(slots), head
     cdef char* raw = <char*>mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -41,7 +47,8 @@ cdef Slot* slots_alloc(size_t slots) noexcept nogil:
     if head:
         munmap(raw, head)
     munmap(raw + head + size, HUGE_PAGE - head)
-    madvise(raw + head, size, MADV_HUGEPAGE)   # advice only: without huge pages it still works
+    if size > HUGE_PAGE:   # advice only: without huge pages it still works
+        madvise(raw + head, size, MADV_HUGEPAGE)
     return <Slot*>(raw + head)
 
 cdef void slots_free(Slot* slot, size_t slots) noexcept nogil:
@@ -52,14 +59,19 @@ cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.max_slots = max_bytes // sizeof(Slot)
     if t.max_slots < MIN_SLOTS:
         t.max_slots = MIN_SLOTS
-    t.cap = 1 << 16 if t.max_slots > (1 << 16) else t.max_slots
+    t.planned = PLANNED_SLOTS if t.max_slots > PLANNED_SLOTS else t.max_slots
+    t.cap = START_SLOTS if t.planned > START_SLOTS else t.planned
     t.count = 0
     t.full = False
     t.slot = slots_alloc(t.cap)
     return t.slot != NULL
 
 cdef void table_clear(Table* t) noexcept nogil:
-    memset(t.slot, 0, t.cap * sizeof(Slot))
+    """Empty the table. One that holds nothing is all zero already (a slot is written only by a
+    put, which counts it; nothing is ever taken out): it is left untouched, so a search that
+    stores little touches few of its pages (a new table's pages are mapped at first touch)."""
+    if t.count != 0:
+        memset(t.slot, 0, t.cap * sizeof(Slot))
     t.count = 0
     t.full = False
 
@@ -120,8 +132,15 @@ cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     t.count += 1
 
 cdef size_t grown_cap(const Table* t) noexcept nogil:
-    """The capacity to grow to, 0 for none: double while a table twice that size would still fit
-    the bound, then take the whole bound at once (unless that is less than 5/4 of the table)."""
+    """The capacity to grow to, 0 for none: double up to the planned first size (a search that
+    stores a few thousand positions, such as a player's, touches a small table only: its pages
+    are mapped and zeroed as they are first touched, which a short search pays more for than
+    for the search itself); from there double while a table twice that size would still fit the
+    bound, then take the whole bound at once (unless that is less than 5/4 of the table). The
+    sizes from the planned one on, and so when the table is full, are those of a table that
+    started at the planned size."""
+    if t.cap < t.planned:
+        return 2 * t.cap if 2 * t.cap < t.planned else t.planned
     if 4 * t.cap <= t.max_slots:
         return 2 * t.cap
     if t.max_slots * 4 >= t.cap * 5:

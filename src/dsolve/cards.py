@@ -8,6 +8,7 @@ suits still has both colours. Two-deck games hold each card twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import InputError, shown
 
@@ -96,6 +97,11 @@ class DeckShape:
     def cards(self) -> list[int]:
         """Every card of one deck, rank-major (A..K), suits C, H, S, D within a rank."""
         return [make_card(r, s) for r in range(self.ranks) for s in range(self.suits)]
+
+    @cached_property
+    def card_set(self) -> frozenset[int]:
+        """The cards of :meth:`cards` as a set (made once per shape)."""
+        return frozenset(self.cards())
 
     def contains(self, card: int) -> bool:
         return 0 <= card < 52 and rank_of(card) < self.ranks and suit_of(card) < self.suits

@@ -349,13 +349,16 @@ def hint(seed: str | None, convention: str | None, deal_file: str | None, shape:
 
 # --- race tables -------------------------------------------------------------------------------
 
-_HIDDEN_OPTIONS = (
-    click.option("--plays", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
-                 help="plays of each player per deal (different sampling seeds)"),
+_SAMPLE_OPTIONS = (  # the hidden-information player's
     click.option("--samples", type=click.IntRange(min=1), metavar="N",
                  help="worlds the hidden-information player deals per decision (default 8)"),
     click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
                  help="the core's positions per world (default 2000)"),
+)
+_HIDDEN_OPTIONS = (
+    click.option("--plays", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
+                 help="plays of each player per deal (different sampling seeds)"),
+    *_SAMPLE_OPTIONS,
     click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
                  help="seed of the players' random choices"),
 )
@@ -482,14 +485,38 @@ def survey_from_options(out: str, seeds: str | None, convention: str | None, job
         raise InputError("--seeds is required to solve a survey")
     run = run_survey(out, parse_seeds(seeds), choose_rule_sets(**rules), convention or DEFAULT_CONVENTION,
                      survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
-    for damage in run.set_aside:
-        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were solved "
-                   "again", err=True)
+    _show_set_aside(run, "solved")
     return run
 
 
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+@contextmanager
+def _resumable(kept: str) -> Iterator[None]:
+    """On Ctrl-C, one line saying what is ``kept`` and the command that resumes, then exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"dsolve: interrupted; {kept}. To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _show_set_aside(run: SurveyRun, done: str) -> None:
+    """On stderr, the damaged chunks a survey run set aside; ``done``: what was done to their
+    seeds again (solved, played)."""
+    for damage in run.set_aside:
+        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were {done} "
+                   "again", err=True)
+
+
+def _show_run(run: SurveyRun, out: str, done: str, stats_command: str, unit: str = "seed") -> None:
+    """One line of what a survey run did; ``done``: what was done to the seeds (solved, played),
+    ``unit`` what they number."""
+    click.echo(f"{_plural(run.seeds, unit)} surveyed in {out} ({run.seeds_done_before} "
+               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
+               f"{_plural(run.chunks_written, 'chunk')} {done} now); see 'dsolve {stats_command} {out}'")
 
 
 def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
@@ -511,7 +538,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
     under the limits given and their chunks rewritten; the manifest records the retry, and the
     wall time counts it. Progress goes to stderr: a bar on a terminal, else a line every 30 s
     (DSOLVE_PROGRESS_EVERY=SECONDS)."""
-    try:
+    with _resumable(f"the finished chunks are kept in {out}"):
         if retry_unknown:
             given = _given(options, ("seeds", "preset_name", "rules_text", "draw", "passes", "empty", "worry",
                                      "decks", "foundations", "convention", "chunk_size"))
@@ -526,13 +553,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
                        f"see 'dsolve stats {out}'")
             return
         run = survey_from_options(out, **options)
-    except KeyboardInterrupt:
-        click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
-                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
-        sys.exit(130)
-    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
-               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
-               f"{_plural(run.chunks_written, 'chunk')} solved now); see 'dsolve stats {out}'")
+    _show_run(run, out, "solved", "stats")
 
 
 @main.command()
@@ -580,17 +601,13 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
                                     hidden=_hidden_from_options(samples, sample_nodes),
                                     sampling_seed=sampling_seed)
-    try:
+    with _resumable(f"the grades so far are kept in {out}.grades"):
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),
                           count=count, difficulty=difficulty, min_hidden_win_rate=min_hidden_win_rate,
                           pairs=pairs, pair_races=racing, pair_plays=pair_races, jobs=jobs,
                           scheduler=scheduler, progress=True)
-    except KeyboardInterrupt:
-        click.echo(f"dsolve: interrupted; the grades so far are kept in {out}.grades. "
-                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
     paired = ""
     if pairs:
         worst = max((r["pair_gap"] for r in done.rows), default=0.0)
@@ -643,41 +660,126 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
 
 # --- race ----------------------------------------------------------------------------------------
 
-@main.command(cls=_SeedCommand)
+class _RaceGroup(click.Group):
+    """``dsolve race SEED_A SEED_B ...`` races a pair (the ``pair`` command, the default);
+    ``dsolve race survey`` and ``dsolve race stats`` are commands of their own."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = ["pair", *args]
+        return super().parse_args(ctx, args)
+
+
+_RACE_OPTIONS = (
+    click.option("--variant", default="locked", show_default=True, metavar="open|locked",
+                 help="locked: only the foundations are shared; open: also the other tableau"),
+    click.option("--mode", default="race", show_default=True, metavar="race|turns",
+                 help="race: both seats at once (think times); turns: the Pagat turns"),
+    click.option("--draw", default="3", show_default=True, metavar="1|3", help="cards turned from the stock at a time"),
+    click.option("--passes", default="unlimited", show_default=True, metavar="N|unlimited",
+                 help="trips through the stock"),
+    click.option("--plays", default=20, show_default=True, type=int, metavar="N",
+                 help="races (of each pair), the decks swapped between the seats every other race"),
+    click.option("--players", default="hidden,hidden", show_default=True, metavar="A,B",
+                 help="seat A's and seat B's player: hidden, careless, random (one name: both)"),
+    click.option("--think", default="1,1", show_default=True, metavar="A,B",
+                 help="mean think time per move of seat A and seat B, seconds (race mode)"),
+    *_SAMPLE_OPTIONS,
+    click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+                 help="varies every random number of the races"),
+)
+
+
+def race_options(command: F) -> F:
+    """Add what a pair's races play (rules, mode, players, races, think times, the hidden player's
+    options, the sampling seed); pass them to :func:`_race_setup`."""
+    for decorator in reversed(_RACE_OPTIONS):
+        command = decorator(command)
+    return command
+
+
+def _race_setup(variant: str, mode: str, draw: str, passes: str, players: str, think: str,
+                samples: int | None, sample_nodes: int | None, sampling_seed: int) -> Any:
+    from .races.race import setup_from_options
+
+    return setup_from_options(variant, mode, draw, passes, players, think,
+                              _hidden_from_options(samples, sample_nodes), sampling_seed)
+
+
+@main.group(cls=_RaceGroup)
+def race() -> None:
+    """Double solitaire (two seats, eight shared foundations): race a pair of seeds (the default:
+    'dsolve race SEED_A SEED_B'), survey many pairs, and their statistics."""
+
+
+@race.command("pair", cls=_SeedCommand)
 @click.argument("seed_a")
 @click.argument("seed_b")
-@click.option("--variant", default="locked", show_default=True, metavar="open|locked",
-              help="locked: only the foundations are shared; open: also the other tableau")
-@click.option("--mode", default="race", show_default=True, metavar="race|turns",
-              help="race: both seats at once (think times); turns: the Pagat turns")
-@click.option("--draw", default="3", show_default=True, metavar="1|3", help="cards turned from the stock at a time")
-@click.option("--passes", default="unlimited", show_default=True, metavar="N|unlimited", help="trips through the stock")
-@click.option("--plays", default=20, show_default=True, type=int, metavar="N",
-              help="races, the decks swapped between the seats every other race")
-@click.option("--players", default="hidden,hidden", show_default=True, metavar="A,B",
-              help="seat A's and seat B's player: hidden, careless, random (one name: both)")
-@click.option("--think", default="1,1", show_default=True, metavar="A,B",
-              help="mean think time per move of seat A and seat B, seconds (race mode)")
-@click.option("--samples", type=click.IntRange(min=1), metavar="N",
-              help="worlds the hidden-information player deals per decision (default 8)")
-@click.option("--sample-nodes", type=click.IntRange(min=1), metavar="N",
-              help="the core's positions per world (default 2000)")
-@click.option("--sampling-seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
-              help="varies every random number of the races")
+@race_options
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes")
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
-def race(seed_a: str, seed_b: str, variant: str, mode: str, draw: str, passes: str, plays: int, players: str,
-         think: str, samples: int | None, sample_nodes: int | None, sampling_seed: int, jobs: int,
-         as_json: bool) -> None:
+def race_pair_command(seed_a: str, seed_b: str, plays: int, jobs: int, as_json: bool, **options: Any) -> None:
     """Race SEED_A's deck against SEED_B's at double solitaire (two seats, eight shared
     foundations) and report each deck's win share, draws, cards contributed and moves to finish,
-    and the pair's imbalance, with 95 % intervals."""
-    from .races.race import format_report, race_pair, setup_from_options
+    and the pair's imbalance, with 95 % intervals. (The default command: 'dsolve race SEED_A SEED_B'.)"""
+    from .races.race import format_report, race_pair
 
-    setup = setup_from_options(variant, mode, draw, passes, players, think,
-                               _hidden_from_options(samples, sample_nodes), sampling_seed)
-    rep = race_pair((seed_a, seed_b), setup, plays, jobs)
+    rep = race_pair((seed_a, seed_b), _race_setup(**options), plays, jobs)
     click.echo(json.dumps(rep.to_dict(), indent=2) if as_json else format_report(rep))
+
+
+@race.command("survey")
+@click.option("--pairs", "pair_range", metavar="FIRST-LAST",
+              help="pair numbers, inclusive: pair k races seed 2k-1 against seed 2k (with --pairs-file: the "
+                   "k-th pair listed; default all of them)")
+@click.option("--pairs-file", metavar="FILE", help="race the pairs listed in FILE, a 'dsolve pick --pairs' output")
+@race_options
+@click.option("--out", required=True, metavar="DIR", help="survey directory: created, resumed or extended")
+@click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="local worker processes (default: all cores)")
+@click.option("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler instead")
+@click.option("--chunk-size", type=click.IntRange(min=1), metavar="N",
+              help="pairs per chunk of a new survey (default 4)")
+def race_survey(pair_range: str | None, pairs_file: str | None, plays: int, out: str, jobs: int | None,
+                scheduler: str | None, chunk_size: int | None, **options: Any) -> None:
+    """Race --pairs (or the pairs of --pairs-file) --plays times each into DIR, a Parquet file per
+    chunk of pairs, a row per pair: each deck's wins, draws, cards contributed, moves to finish,
+    and the pair's imbalance with its interval.
+
+    Rerunning the same command resumes: finished chunks are skipped, damaged ones moved to
+    DIR/_damaged and raced again. Progress goes to stderr as for 'dsolve survey'."""
+    from .pick import read_pairs
+    from .races.rows import survey as race_survey_run
+    from .survey import parse_seeds
+
+    setup = _race_setup(**options)
+    listed = None
+    if pairs_file is not None:
+        convention, listed = read_pairs(Path(pairs_file))
+        setup = dataclasses.replace(setup, convention=convention)
+        pair_range = pair_range or f"1-{len(listed)}"
+    elif pair_range is None:
+        raise InputError("--pairs or --pairs-file is required")
+    with _resumable(f"the finished chunks are kept in {out}"):
+        run = race_survey_run(out, parse_seeds(pair_range), setup, plays, listed, jobs, scheduler, chunk_size,
+                              progress=True)
+    _show_set_aside(run, "raced")
+    _show_run(run, out, "raced", "race stats", "pair")
+
+
+@race.command("stats")
+@click.argument("directory", metavar="DIR")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def race_stats(directory: str, as_json: bool) -> None:
+    """From the race survey in DIR, per setting: the imbalance of the pairs (mean, quantiles, mean
+    |imbalance|), the share of pairs whose imbalance interval excludes 0, the draw rate, cards
+    contributed, moves and ends, with 95 % intervals."""
+    from .races.rows import open_races
+    from .races.stats import format_summary, summarize
+
+    found = open_races(directory)
+    summary = summarize(found.rows.to_pylist())
+    races = sum(s["races"] for s in summary)
+    _show_survey_stats(found, {"settings": summary}, races, "races", format_summary(summary), as_json)
 
 
 # --- crapette ----------------------------------------------------------------------------------
@@ -749,19 +851,11 @@ def crapette_survey(seeds: str, players: str, rules_text: str | None, out: str, 
     from .crapette.rules import Options
     from .survey import parse_seeds
 
-    try:
+    with _resumable(f"the finished chunks are kept in {out}"):
         run = play_survey(out, parse_seeds(seeds), players, Options.parse(rules_text or ""), jobs, scheduler,
                           chunk_size, progress=True)
-    except KeyboardInterrupt:
-        click.echo(f"dsolve: interrupted; the finished chunks are kept in {out}. "
-                   f"To resume, run: dsolve {shlex.join(sys.argv[1:])}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    for damage in run.set_aside:
-        click.echo(f"dsolve: damaged chunk moved to {damage.path} ({damage.reason}); its seeds were played "
-                   "again", err=True)
-    click.echo(f"{_plural(run.seeds, 'seed')} surveyed in {out} ({run.seeds_done_before} "
-               f"{'was' if run.seeds_done_before == 1 else 'were'} done before, "
-               f"{_plural(run.chunks_written, 'chunk')} played now); see 'dsolve crapette stats {out}'")
+    _show_set_aside(run, "played")
+    _show_run(run, out, "played", "crapette stats")
 
 
 @crapette.command("stats")
@@ -773,13 +867,21 @@ def crapette_stats(directory: str, as_json: bool) -> None:
     two player types each one's win share against the other."""
     from .crapette.rows import summarize_survey
     from .crapette.stats import format_summary
-    from .survey import RunTime
 
     found, summary = summarize_survey(directory)
+    _show_survey_stats(found, summary, summary["rounds"], "rounds", format_summary(summary), as_json)
+
+
+def _show_survey_stats(found: Any, summary: dict, count: int, unit: str, text: str, as_json: bool) -> None:
+    """Print a survey's statistics: its manifest, wall time and ``summary`` as JSON, or its
+    description, wall time and ``count`` ``unit`` per second, then ``text``."""
+    from .survey import RunTime
+
     wall = RunTime.of(found.chunks)
     if as_json:
         click.echo(json.dumps({"survey": json.loads(found.manifest.to_json()),
                                "wall_time": dataclasses.asdict(wall), **summary}, indent=2))
     else:
-        rate = f", {summary['rounds'] / wall.seconds:.4g} rounds/s" if wall.seconds > 0 else ""
-        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall}{rate}\n\n{format_summary(summary)}")
+        rate = f", {count / wall.seconds:.4g} {unit}/s" if wall.seconds > 0 else ""
+        click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall.describe(found.manifest.kind.unit)}{rate}"
+                   f"\n\n{text}")

@@ -101,6 +101,34 @@ def write_rows(rows: Sequence[dict], out: Path, columns: Sequence[str]) -> None:
             pq.write_table(table, f)
 
 
+def read_pairs(path: Path) -> tuple[str, list[tuple[int, int]]]:
+    """The seed convention and the pairs of seeds listed in a file :func:`pick` wrote with
+    ``pairs`` (CSV or Parquet; two rows per ``pair`` number, in the file's order); InputError if
+    it cannot be read or lists no such pairs."""
+    if path.suffix.lower() not in FORMATS:
+        raise InputError(f"a pairs file ends in .csv or .parquet, got {path.name!r}")
+    try:
+        table = pacsv.read_csv(path) if FORMATS[path.suffix.lower()] == "csv" else pq.read_table(path)
+    except (OSError, pa.ArrowException) as err:
+        raise InputError(f"cannot read pairs from {path}: {err}") from None
+    if not {"seed", "pair"} <= set(table.column_names):
+        raise InputError(f"{path} lists no pairs (no seed and pair columns: write it with 'dsolve pick --pairs')")
+    by_pair: dict[int, list[int]] = {}
+    for seed, number in zip(table["seed"].to_pylist(), table["pair"].to_pylist()):
+        if not isinstance(seed, int) or not isinstance(number, int):
+            raise InputError(f"{path}: pair {number!r} has a seed {seed!r} that is not a whole number")
+        by_pair.setdefault(number, []).append(seed)
+    conventions = set(table["convention"].to_pylist()) if "convention" in table.column_names else {"solvitaire"}
+    if len(conventions) != 1 or not isinstance(next(iter(conventions)), str):
+        raise InputError(f"{path} mixes seed conventions: {sorted(map(str, conventions))}")
+    for number, seeds in by_pair.items():
+        if len(seeds) != 2:
+            raise InputError(f"{path}: pair {number} has {len(seeds)} seeds, not 2")
+    if not by_pair:
+        raise InputError(f"{path} lists no pairs")
+    return conventions.pop(), [(a, b) for a, b in by_pair.values()]
+
+
 def pick(out: str | os.PathLike, seeds: range, rules: Rules, *, convention: str = "solvitaire",
          limits: Limits | None = None, grading: dict[str, int], count: int | None = None,
          difficulty: str | None = None, min_hidden_win_rate: float = 0.0, pairs: bool = False,

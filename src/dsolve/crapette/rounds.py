@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 
-from ..errors import InputError
+from ..seats import parse_seats
 from .game import DISCARD, PASS, SEATS, TURN, IllegalMove, Round, RoundResult, check_seed, deal, replay
 from .players import PLAYERS, make_player, player_seed
 from .rules import Options, name
@@ -18,15 +18,7 @@ ROW_COLUMNS = ("seed", "player_a", "player_b", "first_player", "winner", "end", 
 
 def parse_players(text: str) -> tuple[str, str]:
     """``"greedy,random"`` (seat A, seat B), or one name for both seats."""
-    names = [n.strip().lower() for n in text.split(",")]
-    if len(names) == 1:
-        names *= 2
-    if len(names) != 2:
-        raise InputError(f"bad players {text!r} (expected A,B, e.g. greedy,random)")
-    for n in names:
-        if n not in PLAYERS:
-            raise InputError(f"unknown player {n!r} (players: {', '.join(PLAYERS)})")
-    return names[0], names[1]
+    return parse_seats(text, PLAYERS, "greedy,random")
 
 
 def play_round(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),

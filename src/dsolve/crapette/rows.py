@@ -110,7 +110,7 @@ class Tally:
 
 
 CRAPETTE = Job("crapette", "players", "pairings", CONVENTION, SCHEMA, play_chunk, check, Tally, valid,
-               done="played", limited=False)
+               done="played", limited=False, doing="playing")
 
 
 def survey(out: str | os.PathLike, seeds: range, players: str, options: Options = Options(),

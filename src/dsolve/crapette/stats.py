@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from itertools import groupby
 
-from ..survey.stats import wilson
+from ..survey.stats import mean_interval, wilson
 from .rules import TARGET
 
 
@@ -24,11 +24,11 @@ def _mean_p90(values: Sequence[float]) -> dict:
 
 
 def _mean_interval(values: Sequence[float]) -> dict:
-    """:func:`_mean_p90` with the mean's 95 % interval (normal: mean +- 1.96 standard errors)."""
+    """:func:`_mean_p90` with the mean's 95 % interval (:func:`mean_interval`; a single value or
+    none: the mean itself)."""
     summary = _mean_p90(values)
-    n, mean = len(values), summary["mean"]
-    half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) if n > 1 else 0.0
-    return {**summary, "low": mean - half, "high": mean + half}
+    low, high = mean_interval(values) or (summary["mean"], summary["mean"])
+    return {**summary, "low": low, "high": high}
 
 
 def rounds_per_match(rows: Sequence[dict], target: int = TARGET) -> list[int]:

@@ -69,6 +69,8 @@ class Deal:
         cards = self.cards + self.home_cards
         if len(cards) != shape.size:
             raise InputError(f"deal has {len(cards)} cards, expected {shape.size}")
+        if shape.decks == 1 and set(cards) == shape.card_set:
+            return  # right size, every card of the shape: each present once
         counts = Counter(cards)
         for card, n in counts.items():
             if not shape.contains(card):

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from ..cards import STANDARD, SUITS, DeckShape, make_card, rank_of, suit_of
+from ..cards import DOUBLE, STANDARD, SUITS, DeckShape, make_card, rank_of, suit_of
 from .deal import Deal, deal_from_order
 from ..errors import InputError
 
@@ -57,9 +57,11 @@ def _deal_to_piles(sequence: Sequence[int], targets: Sequence[int], shape: DeckS
     return Deal(tuple(tuple(p) for p in piles), tuple(sequence[len(targets):]), shape)
 
 
-def _rows_right_to_left(rows: Iterable[int], columns: int) -> list[int]:
-    """Pile targets of the given rows in turn, row r covering piles ``columns - 1`` down to r."""
-    return [pile for row in rows for pile in range(columns - 1, row - 1, -1)]
+def _row_targets(rows: Iterable[int], columns: int, *, leftwards: bool) -> list[int]:
+    """Pile targets of the given rows in turn, row r covering piles r..``columns - 1``, from the
+    rightmost pile leftwards or from pile r rightwards."""
+    return [pile for row in rows
+            for pile in (reversed(range(row, columns)) if leftwards else range(row, columns))]
 
 
 # --- Solvitaire: std::mt19937 + boost::random::uniform_int_distribution ---------------------
@@ -108,7 +110,7 @@ def solvitaire(seed: int, shape: DeckShape = STANDARD) -> Deal:
         pack[i], pack[j] = pack[j], pack[i]
     tableau = shape.tableau_size
     return _deal_to_piles(pack[tableau - 1::-1] + pack[tableau:],
-                          _rows_right_to_left(range(shape.columns), shape.columns), shape)
+                          _row_targets(range(shape.columns), shape.columns, leftwards=True), shape)
 
 
 # --- Klondike-Solver (ShootMe) /G game numbers ------------------------------------------------
@@ -216,29 +218,41 @@ def _python_random_shuffle(seed: int, pack: list[int]) -> None:
         pack[i], pack[j] = pack[j], pack[i]
 
 
-# PySolFC's Klondike deal from the top (end) of the shuffled talon: for r = 1..6 one face-down
-# card to piles 6 down to r, then a face-up card to piles 6 down to 0; the rest is the stock
-# (its first card goes to the waste at once, i.e. it is the first turned).
-_PYSOL_TARGETS = _rows_right_to_left([*range(1, STANDARD.columns), 0], STANDARD.columns)
+# PySolFC deals from the top (end) of the shuffled talon. Klondike (game 2): for r = 1..6 one
+# face-down card to piles 6 down to r, then a face-up card to piles 6 down to 0. Double Klondike
+# (game 21; "Double Klondike (Draw 3)", game 28, deals the same): for r = 1..8 one face-down card
+# to piles r up to 8, then a face-up card to piles 0 up to 8. The rest is the stock; its first card
+# goes to the waste at once, i.e. it is the first turned.
+_PYSOL_TARGETS = {
+    STANDARD: _row_targets([*range(1, STANDARD.columns), 0], STANDARD.columns, leftwards=True),
+    DOUBLE: _row_targets([*range(1, DOUBLE.columns), 0], DOUBLE.columns, leftwards=False),
+}
 
 
-def pysol(seed: int) -> Deal:
-    """PySolFC's Klondike game number SEED (shlomif/PySolFC: ``pysolrandom.construct_random``,
-    ``Game.shuffle``, ``Klondike.startGame``).
+def pysol(seed: int, shape: DeckShape = STANDARD) -> Deal:
+    """PySolFC's game number SEED of Klondike, or with the ``DOUBLE`` shape of Double Klondike
+    (shlomif/PySolFC: ``pysolrandom.construct_random``, ``Game.createCards``, ``Game.shuffle``,
+    ``Klondike.startGame``, ``DoubleKlondike.startGame``).
 
-    Numbers 1..31999 use Microsoft's FreeCell LCG on a rank-major pack (suits C, D, H, S); from
-    32000 on, Python's Mersenne Twister ``random.Random(seed)`` on PySolFC's own pack (suit by suit
-    C, S, H, D). PySolFC takes ``0 <= seed < 32000`` for the LCG, so 32000 is a Mersenne Twister
-    game (pysol-cards switches at ``<= 32000`` instead); 0 is refused by PySolFC's LCG.
+    PySolFC's pack is suit by suit C, S, H, D (A..K each), once per deck. Numbers 1..31999 shuffle
+    it with Microsoft's FreeCell LCG, PySolFC first rearranging a 52-card pack rank by rank (suits
+    C, D, H, S) as Microsoft's deals have it (a 104-card pack is shuffled as it is); from 32000 on,
+    Python's Mersenne Twister ``random.Random(seed)``. PySolFC takes ``0 <= seed < 32000`` for
+    the LCG, so 32000 is a Mersenne Twister game (pysol-cards switches at ``<= 32000`` instead); 0
+    is refused by PySolFC's LCG.
     """
+    targets = _PYSOL_TARGETS.get(shape)
+    if targets is None:
+        raise InputError(f"the pysol convention deals Klondike ({STANDARD}) and Double Klondike "
+                         f"({DOUBLE}), not {shape}")
     seed = _checked_seed(seed, 1, PYSOL_MAX_SEED, "pysol")
     if seed < PYSOL_LCG_LIMIT:
-        pack = _rank_major("CDHS")
+        pack = _rank_major("CDHS") if shape.decks == 1 else _suit_major("CSHD") * shape.decks
         _microsoft_shuffle(seed, pack)
     else:
-        pack = _suit_major("CSHD")
+        pack = _suit_major("CSHD") * shape.decks
         _python_random_shuffle(seed, pack)
-    return _deal_to_piles(pack[::-1], _PYSOL_TARGETS, STANDARD)
+    return _deal_to_piles(pack[::-1], targets, shape)
 
 
 # --- exact: lonelybot's permutation index ----------------------------------------------------
@@ -313,6 +327,8 @@ CONVENTIONS: dict[str, Callable[[int], Deal]] = {
     "exact": exact,
     "microsoft": microsoft,
 }
+_SHAPED_CONVENTIONS: frozenset[Callable[..., Deal]] = frozenset({solvitaire, pysol})
+"""The conventions that deal other shapes than the standard one (given as their second argument)."""
 DEFAULT_CONVENTION = "solvitaire"
 """The convention of a seed given without one (the largest published per-deal datasets use it)."""
 
@@ -321,8 +337,9 @@ _MAX_SEED_DIGITS = 100  # every convention's seeds have fewer (52! has 68 digits
 
 
 def make_deal(convention: str, seed: int | str, shape: DeckShape = STANDARD) -> Deal:
-    """The deal numbered ``seed`` (an int or a decimal string) in ``convention``. Only Solvitaire's
-    convention deals other deck shapes."""
+    """The deal numbered ``seed`` (an int or a decimal string) in ``convention``. Solvitaire's
+    convention deals every deck shape, PySolFC's the standard one and Double Klondike's, the others
+    only the standard one."""
     function = CONVENTIONS.get(convention)
     if function is None:
         raise InputError(f"unknown seed convention {convention!r} "
@@ -334,8 +351,8 @@ def make_deal(convention: str, seed: int | str, shape: DeckShape = STANDARD) -> 
                              f"of at most {_MAX_SEED_DIGITS} digits")
         seed = int(text)
     if shape != STANDARD:
-        if function is not solvitaire:
-            raise InputError(f"the {convention} convention deals only the standard 4x13/7 game, "
+        if function not in _SHAPED_CONVENTIONS:
+            raise InputError(f"the {convention} convention deals only the standard {STANDARD} game, "
                              f"not {shape}")
-        return solvitaire(seed, shape)
+        return function(seed, shape)
     return function(seed)

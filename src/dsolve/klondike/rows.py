@@ -47,11 +47,12 @@ class Tally:
 
 
 def check(convention: str, seeds: range, rules: Sequence[str]) -> None:
-    """InputError for an unknown convention, a first or last seed out of its range, or bad rules."""
-    for text in rules:
-        Rules.parse(text)
+    """InputError for an unknown convention, a first or last seed out of its range, bad rules, or
+    rules with a deck count the convention does not deal."""
+    decks = {Rules.parse(text).decks for text in rules}
     for seed in (seeds[0], seeds[-1]):
-        deals.make_deal(convention, seed)
+        for count in sorted(decks):
+            deals.make_deal(convention, seed, full_shape(count))
 
 
 def valid(table: pa.Table) -> None:

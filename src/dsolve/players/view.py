@@ -10,7 +10,7 @@ as not yet seen.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -47,8 +47,7 @@ class SeatView:
 
     def unseen(self) -> list[int]:
         """The cards the seat has not seen, in card order: they fill the hidden places."""
-        seen = set(self.seen())
-        return [c for c in self.shape.cards() if c not in seen]
+        return sorted(self.shape.card_set.difference(self.seen()))  # card order is ascending
 
     @property
     def hidden_places(self) -> int:
@@ -78,6 +77,17 @@ class Player(Protocol):
     def choose(self, view: SeatView) -> Move | None: ...
 
 
+def view_of(game: Game, seen: Container[int]) -> SeatView:
+    """What a seat sees of ``game`` having seen the cards ``seen`` turned (the stock's other
+    cards are ``None``)."""
+    return SeatView(game.shape, game.rules,
+                    tuple(tuple(pile[down:]) for pile, down in zip(game.piles, game.face_down)),
+                    tuple(game.face_down),
+                    tuple(c if c in seen else None for c in game.stock),
+                    tuple(game.waste), tuple(game.foundations[s] for s in sorted(game.foundations)),
+                    game.passes_used)
+
+
 class Seat:
     """The true game of one seat and what its player has seen of it."""
 
@@ -93,13 +103,7 @@ class Seat:
         self._seen.update(game.waste)
 
     def view(self) -> SeatView:
-        game = self._game
-        return SeatView(game.shape, game.rules,
-                        tuple(tuple(pile[down:]) for pile, down in zip(game.piles, game.face_down)),
-                        tuple(game.face_down),
-                        tuple(c if c in self._seen else None for c in game.stock),
-                        tuple(game.waste), tuple(game.foundations[s] for s in sorted(game.foundations)),
-                        game.passes_used)
+        return view_of(self._game, self._seen)
 
     def play(self, move: Move) -> None:
         """Apply ``move`` (the referee checks it) and remember what it turns face up."""

@@ -41,11 +41,12 @@ from collections.abc import Callable
 
 from ..cards import STANDARD
 from ..errors import InputError
+from ..seats import parse_seats
 from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
                      WASTE_TO_TABLEAU, Move)
 from ..players.careless import CarelessPlayer
 from ..players.hidden import HiddenOptions, HiddenPlayer
-from ..players.view import Player, Seat, SeatView
+from ..players.view import Player, SeatView, view_of
 from ..klondike.referee import Game
 from ..rules import Rules
 from .table import FOUNDATION, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove, RaceView
@@ -98,19 +99,17 @@ def project(view: RaceView) -> SeatView | None:
     if heights is None:
         return None
     seat = view.seat
-
-    def kept(code: int) -> bool:
-        return code // 52 == seat and _rank(code) >= heights[_suit(code)]
-
+    base = seat * 52
+    kept = {base + rank * 4 + suit for suit in range(4) for rank in range(heights[suit], 13)}
     in_layout = {c for pile in view.face_up[seat] for c in pile} | set(view.waste)
     in_layout |= {c for c in view.stock if c is not None}
-    out = sorted(c % 52 for pile in view.foundations for c in pile if kept(c))
-    out += sorted(c % 52 for pile in view.face_up[1 - seat] for c in pile if kept(c) and c not in in_layout)
+    out = sorted(c - base for pile in view.foundations for c in pile if c in kept)
+    out += sorted(c - base for pile in view.face_up[1 - seat] for c in pile if c in kept and c not in in_layout)
     return SeatView(STANDARD, single_rules(view),
-                    tuple(tuple(c % 52 for c in pile if kept(c)) for pile in view.face_up[seat]),
+                    tuple(tuple(c - base for c in pile if c in kept) for pile in view.face_up[seat]),
                     view.face_down[seat],
-                    tuple(None if c is None else c % 52 for c in view.stock if c is None or kept(c)) + tuple(out),
-                    tuple(c % 52 for c in view.waste if kept(c)), tuple(heights), view.passes_used)
+                    tuple(None if c is None else c - base for c in view.stock if c is None or c in kept) + tuple(out),
+                    tuple(c - base for c in view.waste if c in kept), tuple(heights), view.passes_used)
 
 
 def real_move(view: RaceView, move: Move) -> RaceMove | None:
@@ -210,7 +209,7 @@ def _after(projected: SeatView, move: Move) -> SeatView:
     stands in for the unknown one)."""
     game = Game(projected.world(projected.unseen()), projected.rules)
     game.apply(move)
-    return Seat(game.position(), projected.rules).view()
+    return view_of(game, ())
 
 
 def _stock_move(view: RaceView) -> RaceMove | None:
@@ -241,12 +240,4 @@ def make_racer(name: str, seed: str, hidden: HiddenOptions = HiddenOptions()) ->
 
 def parse_players(text: str) -> tuple[str, str]:
     """``"hidden,careless"`` (seat A, seat B), or one name for both seats."""
-    names = [n.strip().lower() for n in text.split(",")]
-    if len(names) == 1:
-        names *= 2
-    if len(names) != 2:
-        raise InputError(f"bad players {text!r} (expected A,B, e.g. hidden,careless)")
-    for name in names:
-        if name not in PLAYERS:
-            raise InputError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")
-    return names[0], names[1]
+    return parse_seats(text, PLAYERS, "hidden,careless")

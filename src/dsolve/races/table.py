@@ -89,6 +89,9 @@ def _red(code: int) -> bool:
     return code % 2 == 1
 
 
+_RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]  # what building looks at, by code
+
+
 @dataclass(frozen=True)
 class RaceMove:
     """One single move of ``seat``. ``kind`` turn, redeal, play or pass (a turn given up, in the
@@ -190,70 +193,103 @@ class Table:
 
     # ------------------------------------------------------------------ rules
 
-    def may_place(self, head: int, side: int, dst: int) -> bool:
-        """May ``head`` (alone or heading a run) go onto pile ``dst`` of seat ``side``?"""
-        pile = self.piles[side][dst]
-        if not pile:
-            return _rank(head) == KING
-        return _red(head) != _red(pile[-1]) and _rank(head) + 1 == _rank(pile[-1])
+    def targets(self, side: int) -> tuple[list[int], dict[tuple[int, bool], list[int]]]:
+        """Where a card or run may go on ``side``'s tableau: its empty piles (they take a king,
+        or a king-headed run), and its other piles by their top card's (rank, red): a card of the
+        rank below and the other colour goes there."""
+        empty: list[int] = []
+        onto: dict[tuple[int, bool], list[int]] = {}
+        for j, pile in enumerate(self.piles[side]):
+            if pile:
+                onto.setdefault(_RANK_RED[pile[-1]], []).append(j)
+            else:
+                empty.append(j)
+        return empty, onto
 
     def home_pile(self, code: int) -> int | None:
         """The first foundation that takes ``code`` now, or None."""
         suit, rank = _suit(code), _rank(code)
         return next((f for f in (suit, suit + 4) if len(self.foundations[f]) == rank), None)
 
-    def run_ok(self, side: int, i: int, count: int) -> bool:
-        """Are the top ``count`` cards of pile ``i`` of ``side`` face up and in sequence?"""
-        pile = self.piles[side][i]
-        if not 1 <= count <= len(pile) - self.face_down[side][i]:
-            return False
-        run = pile[len(pile) - count:]
-        return all(_red(a) != _red(b) and _rank(b) + 1 == _rank(a) for a, b in zip(run, run[1:]))
-
     def legal_moves(self, seat: int) -> list[RaceMove]:
-        """Every legal move of ``seat``: foundation moves first (one per suit when both of its
-        piles would take the card), then waste and pile moves, then turn and redeal."""
+        """Every legal move of ``seat``: from its waste, its piles (the top card, then longer
+        runs), in the open race the other's piles, each source's foundation move first (one per
+        suit when both of its piles would take the card) and then the piles it may go onto; then
+        turn or redeal."""
         other = 1 - seat
-        sides = (seat, other) if self.rules.variant == OPEN else (seat,)
+        targets = self._all_targets()
         moves: list[RaceMove] = []
+        self._plays_from(seat, seat, WASTE, targets, moves)
+        for i in range(PILES):
+            self._plays_from(seat, seat, i, targets, moves)
+        for i in range(PILES):
+            self._plays_from(seat, other, i, targets, moves)
+        self._stock_moves(seat, moves)
+        return moves
 
-        def onward(src_side: int, src: int, head: int, count: int) -> None:
+    def _all_targets(self) -> list[tuple[list[int], dict[tuple[int, bool], list[int]]]]:
+        return [self.targets(0), self.targets(1)]
+
+    def _plays_from(self, seat: int, src_side: int, src: int,
+                    targets: list[tuple[list[int], dict[tuple[int, bool], list[int]]]],
+                    moves: list[RaceMove]) -> None:
+        """Append ``seat``'s legal plays from one source: its waste (``src`` WASTE), a pile of its
+        own (every face-up run in sequence, shortest first) or, in the open race, the top card of
+        a pile of the other seat."""
+        sides = (seat, 1 - seat) if self.rules.variant == OPEN else (seat,)
+
+        def onward(head: int, count: int) -> None:
             if count == 1:
                 home = self.home_pile(head)
                 if home is not None:
                     moves.append(RaceMove(seat, PLAY, src_side, src, FOUNDATION, home, 1, head))
+            rank, red = _RANK_RED[head]
             for side in sides:
+                empty, onto = targets[side]
+                found = empty if rank == KING else onto.get((rank + 1, not red), ())
                 moves.extend(RaceMove(seat, PLAY, src_side, src, side, j, count, head)
-                             for j in range(PILES)
-                             if not (side == src_side and j == src) and self.may_place(head, side, j))
+                             for j in found if not (side == src_side and j == src))
 
-        if self.waste[seat]:
-            onward(seat, WASTE, self.waste[seat][-1], 1)
-        for i, pile in enumerate(self.piles[seat]):
-            for count in range(1, len(pile) - self.face_down[seat][i] + 1):
-                if not self.run_ok(seat, i, count):
-                    break
-                onward(seat, i, pile[-count], count)
-        if self.rules.variant == OPEN:
-            for i, pile in enumerate(self.piles[other]):
-                if pile:
-                    onward(other, i, pile[-1], 1)
+        if src == WASTE:
+            if src_side == seat and self.waste[seat]:
+                onward(self.waste[seat][-1], 1)
+        elif src_side == seat and 0 <= src < PILES:
+            pile = self.piles[seat][src]
+            face_up = len(pile) - self.face_down[seat][src]
+            for count in range(1, face_up + 1):
+                head = pile[-count]
+                if count > 1:
+                    above = pile[-count + 1]  # the run's card lying on the head
+                    if _red(head) == _red(above) or _rank(above) + 1 != _rank(head):
+                        break  # a longer run contains this broken one
+                onward(head, count)
+        elif src_side in sides and src_side != seat and 0 <= src < PILES:
+            pile = self.piles[src_side][src]
+            if pile:
+                onward(pile[-1], 1)
+
+    def _stock_moves(self, seat: int, moves: list[RaceMove]) -> None:
         if self.stock[seat]:
             moves.append(RaceMove(seat, TURN))
         elif self.waste[seat] and (self.rules.passes is None or self.passes_used[seat] < self.rules.passes):
             moves.append(RaceMove(seat, REDEAL))
-        return moves
 
     def problem(self, move: RaceMove) -> str | None:
         """Why ``move`` is illegal now, or None. A foundation move may name either pile of the
-        suit that takes the card."""
+        suit that takes the card. (A move is legal when it is one of :meth:`legal_moves`: those of
+        its source, the moves made the same way.)"""
         if move.seat not in (0, 1):
             return f"no seat {move.seat}"
         if move.kind == PLAY and move.dst_side == FOUNDATION and 0 <= move.dst < FOUNDATIONS:
             first = self.home_pile(move.card)
             if first is not None and len(self.foundations[move.dst]) == len(self.foundations[first]):
                 move = RaceMove(move.seat, PLAY, move.src_side, move.src, FOUNDATION, first, move.count, move.card)
-        if move in self.legal_moves(move.seat):
+        same: list[RaceMove] = []
+        if move.kind == PLAY:
+            self._plays_from(move.seat, move.src_side, move.src, self._all_targets(), same)
+        else:
+            self._stock_moves(move.seat, same)
+        if move in same:
             return None
         return f"{move} is not a legal move now"
 

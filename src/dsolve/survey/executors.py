@@ -154,9 +154,10 @@ def drive(executor: Executor, window: int, tasks: Iterator[Task],
         on_tick([(task, now - submitted) for task, submitted in pending.values()])
 
 
-def running_now(pool: Pool, in_flight: list[tuple[Task, float]]) -> tuple[str, list[tuple[str, float]]]:
-    """What is being solved, for the progress display: the seed each local worker is on, or the
-    chunks a Dask cluster holds (queued or running: it does not say which)."""
+def running_now(pool: Pool, in_flight: list[tuple[Task, float]], doing: str = "solving",
+                unit: str = "seed") -> tuple[str, list[tuple[str, float]]]:
+    """What is being worked on, for the progress display: the seed (``unit``) each local worker
+    is ``doing``, or the chunks a Dask cluster holds (queued or running: it does not say which)."""
     if pool.running is not None:
-        return "solving", [(f"seed {seed}", seconds) for seed, seconds in pool.running.snapshot()]
+        return doing, [(f"{unit} {seed}", seconds) for seed, seconds in pool.running.snapshot()]
     return "in flight", [(f"chunk {task.first}-{task.stop - 1}", seconds) for task, seconds in in_flight]

@@ -58,7 +58,9 @@ class Job:
     value the job never writes; ``done``: what was done to a seed, for :meth:`Manifest.describe`;
     ``legacy``: the columns of chunks of format 1, if the job had any; ``retries``: whether unknown
     rows may be made again under larger limits; ``limited``: whether its work takes per-solve
-    :class:`Limits` (a job without, such as Crapette rounds, refuses them and records none)."""
+    :class:`Limits` (a job without, such as Crapette rounds, refuses them and records none);
+    ``unit``: what its seeds number, for messages (a race survey's are pairs of seeds), and
+    ``doing`` what a worker does to one, for the progress display."""
 
     name: str
     key: str
@@ -73,6 +75,8 @@ class Job:
     legacy: pa.Schema | None = None
     retries: bool = False
     limited: bool = True
+    unit: str = "seed"
+    doing: str = "solving"
 
 
 # Each job lives with its game; named here so that reading a survey loads no game it does not need.
@@ -80,6 +84,7 @@ JOBS = {
     "solve": ("dsolve.klondike.rows", "SOLVE"),  # Klondike: verdict, solution length, effort
     "grade": ("dsolve.players.grade", "GRADE"),  # Klondike for race tables: a solve and the players' grade
     "crapette": ("dsolve.crapette.rows", "CRAPETTE"),  # Crapette rounds: a row per seed and seat pairing
+    "race": ("dsolve.races.rows", "RACE"),  # double solitaire: a row per pair of seeds and race setting
 }
 
 

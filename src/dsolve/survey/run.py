@@ -87,8 +87,8 @@ def run_survey(
 
     ``convention``: how seeds number deals (default: the job's). ``limits``: per solve; ``None``
     takes those of the survey in ``out``, or :data:`DEFAULT_LIMITS` (:data:`DEFAULT_TIMEOUT`
-    seconds, nothing else) for a new one; none for a job that is not ``limited``. Local worker processes (``jobs``, default all cores) or
-    the Dask scheduler at ``scheduler``. ``chunk_size`` (default: :data:`DEFAULT_CHUNK_ROWS` rows'
+    seconds, nothing else) for a new one; none for a job that is not ``limited``. Local worker
+    processes (``jobs``, default all cores) or the Dask scheduler at ``scheduler``. ``chunk_size`` (default: :data:`DEFAULT_CHUNK_ROWS` rows'
     worth) applies to a new directory; an existing one keeps its own. Damaged chunks are moved to
     ``_damaged/`` and their seeds made again; a format-1 directory is upgraded. ``progress``: on
     stderr, a progress bar if it is a terminal, else a line every :func:`log_every` seconds.
@@ -110,7 +110,8 @@ def run_survey(
     texts = tuple(dict.fromkeys(str(s) for s in settings))
     kind.check(convention, seeds, texts)  # e.g. an unknown convention or a seed out of its range: fail now
     chunk_size = chunk_size or max(1, DEFAULT_CHUNK_ROWS // len(texts))
-    wanted = Manifest(texts, convention, limits or (DEFAULT_LIMITS if kind.limited else Limits()), chunk_size, ((seeds[0], seeds[-1]),),
+    limits_wanted = limits or (DEFAULT_LIMITS if kind.limited else Limits())
+    wanted = Manifest(texts, convention, limits_wanted, chunk_size, ((seeds[0], seeds[-1]),),
                       job=job, params=tuple(sorted((params or {}).items())))
     with claim(out):
         manifest = reconcile(out, wanted, limits is not None)
@@ -125,7 +126,7 @@ def run_survey(
             remaining = sum(len(c) for c in todo)
             tasks = (Task(job, convention, c.start, c.stop, manifest.settings, manifest.limits,
                           params=manifest.params) for c in todo)
-            with Progress("survey", len(seeds), len(seeds) - remaining, "seed", progress,
+            with Progress("survey", len(seeds), len(seeds) - remaining, kind.unit, progress,
                           lambda: str(tally), every=log_every()) as shown, \
                     _sigterm_as_interrupt():
 
@@ -135,7 +136,7 @@ def run_survey(
                     shown.update(task.stop - task.first)
 
                 drive(pool.executor, 2 * pool.workers, tasks, on_result,
-                      lambda in_flight: shown.tick(*running_now(pool, in_flight)))
+                      lambda in_flight: shown.tick(*running_now(pool, in_flight, kind.doing, kind.unit)))
     return SurveyRun(out, len(seeds), len(seeds) - remaining, len(todo), tuple(damaged))
 
 
@@ -150,7 +151,8 @@ def _replace_rows(old: pa.Table, new: pa.Table, key: str) -> pa.Table:
         if j is None:
             continue
         for name in columns:
-            columns[name][i] = columns[name][i] + fresh[name][j] if name in ("nodes", "seconds") else fresh[name][j]
+            added = name in ("nodes", "seconds")  # effort adds up over the tries; the rest is the new try's
+            columns[name][i] = columns[name][i] + fresh[name][j] if added else fresh[name][j]
     return pa.Table.from_pydict(columns, schema=old.schema)
 
 

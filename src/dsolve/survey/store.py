@@ -80,7 +80,7 @@ class Manifest:
         total = sum(b - a + 1 for a, b in self.seeds)
         retried = "".join(f"; unknowns retried with {limits}" for limits in self.retries)
         limits = f"; limits {self.limits}" if self.kind.limited else ""
-        return (f"{self.convention} deals: {rows // len(self.settings)} of {total} seeds ({asked}) "
+        return (f"{self.convention} deals: {rows // len(self.settings)} of {total} {self.kind.unit}s ({asked}) "
                 f"{self.kind.done}{limits}{retried}; dsolve {self.dsolve_version}")
 
     @classmethod
@@ -200,9 +200,13 @@ class RunTime:
         return cls(len(last), sum(end - start for start, end in last.items()), seeds, untimed)
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, unit: str = "seed") -> str:
+        """The runs' wall time and seeds per second, a seed named ``unit`` (what the seeds number)."""
         if not self.runs:
             return "wall time not recorded"
-        rate = f", {self.seeds / self.seconds:.4g} seeds/s" if self.seconds > 0 else ""
+        rate = f", {self.seeds / self.seconds:.4g} {unit}s/s" if self.seconds > 0 else ""
         text = (f"wall time {self.seconds / 3600:.2f} h in {self.runs} run{'s' * (self.runs > 1)} "
                 f"(each from its start to its last chunk){rate}")
         return text + (f"; not recorded for {self.untimed_seeds} seeds" if self.untimed_seeds else "")

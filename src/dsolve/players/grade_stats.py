@@ -1,0 +1,109 @@
+"""What a grading survey (the grades behind ``dsolve pick``) says about a rule set: how often the
+hidden-information and careless players win, how that spreads over the winnable deals, and how it
+relates to the length of the winning line and the search it took (the race-table evidence).
+
+Deals are the sampling units: a rate over all deals is the mean of the per-deal rates (a deal's
+plays share its cards, so they are not independent trials), with a normal 95 % interval over
+deals; a share of deals has a Wilson interval. Unwinnable deals count as lost by both players
+(they are not played); deals left unknown are left out and counted.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from ..klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
+from ..survey.stats import mean_interval, wilson
+from ..survey.store import open_survey
+from .grade import DIFFICULTIES, GRADE
+
+BY_QUANTILE = 4      # winnable deals split into quartiles of line length and of search effort
+
+
+def _mean(values: Sequence[float]) -> dict:
+    interval = mean_interval(values)
+    mean = float(np.mean(values)) if len(values) else None
+    return {"mean": mean, "low": interval[0] if interval else None,
+            "high": interval[1] if interval else None, "deals": len(values)}
+
+
+def _share(count: int, n: int) -> dict:
+    low, high = wilson(count, n)
+    return {"count": count, "deals": n, "share": count / n if n else None, "low": low, "high": high}
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, tied values given the mean of the ranks they share."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    last = np.cumsum(counts)  # the highest rank each distinct value takes
+    return (last - (counts - 1) / 2)[inverse]
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's rank correlation of x and y (None with fewer than 3 pairs or a constant side)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) < 3:
+        return None
+    rx, ry = _ranks(x), _ranks(y)
+    if rx.std() == 0 or ry.std() == 0:
+        return None
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def _by_quantile(key: np.ndarray, rates: np.ndarray, name: str) -> list[dict]:
+    """Winnable deals in BY_QUANTILE groups of ``key`` (equal counts, by rank): each group's
+    range of ``key`` and its mean hidden win rate with interval."""
+    groups = np.array_split(np.argsort(key, kind="stable"), BY_QUANTILE)
+    return [{f"{name}_from": float(key[g].min()), f"{name}_to": float(key[g].max()), **_mean(rates[g].tolist())}
+            for g in groups if len(g)]
+
+
+def summarize_grades(rows: Sequence[dict]) -> dict:
+    """The evidence of graded rows (one rule set): see the module docstring. Keys: ``deals``,
+    ``verdicts``, ``winnable``, ``hidden`` and ``careless`` (``all_deals``: mean rate over the
+    decided deals; ``winnable``: over the winnable ones; ``under_half``: the share of winnable
+    deals won in under half of the plays; ``histogram``: winnable deals by win rate), ``skill_gap`` (hidden less careless
+    over winnable deals), ``traps`` (share of hidden plays that walked into a proven loss),
+    ``difficulty`` counts, and how the hidden rate relates to ``length`` and ``nodes``
+    (Spearman correlations and quartiles)."""
+    verdicts = Counter(r["verdict"] for r in rows)
+    decided = [r for r in rows if r["verdict"] != UNKNOWN]
+    won = [r for r in decided if r["verdict"] == WINNABLE]
+    summary: dict = {
+        "deals": len(rows), "verdicts": {v: verdicts.get(v, 0) for v in (WINNABLE, UNWINNABLE, UNKNOWN)},
+        "winnable": _share(len(won), len(decided)),
+        "difficulty": {d: sum(r["difficulty"] == d for r in rows) for d in DIFFICULTIES},
+    }
+    for player in ("hidden", "careless"):
+        rates = [r[f"{player}_win_rate"] if r["verdict"] == WINNABLE else 0.0 for r in decided]
+        won_rates = np.array([r[f"{player}_win_rate"] for r in won])
+        values, counts = np.unique(won_rates, return_counts=True)
+        summary[player] = {
+            "plays": sum(r[f"{player}_plays"] for r in won),
+            "all_deals": _mean(rates), "winnable": _mean(won_rates.tolist()),
+            "under_half": _share(int((won_rates < 0.5).sum()), len(won)),
+            "histogram": dict(zip(values.tolist(), counts.tolist())),
+        }
+    summary["skill_gap"] = _mean([r["hidden_win_rate"] - r["careless_win_rate"] for r in won])
+    summary["traps"] = _share(sum(r["traps"] for r in won), summary["hidden"]["plays"])
+    hidden = np.array([r["hidden_win_rate"] for r in won])
+    for name in ("length", "nodes"):
+        key = np.array([r[name] for r in won], dtype=float)
+        summary[name] = {"spearman": spearman(key, hidden),
+                         "quartiles": _by_quantile(key, hidden, name) if len(won) else []}
+    return summary
+
+
+def grades_of(out: str | os.PathLike) -> dict[str, list[dict]]:
+    """The graded rows of a grading survey (``dsolve pick``'s ``FILE.grades``), by rule set."""
+    found = open_survey(out)
+    if found.manifest.job != GRADE.name:
+        raise InputError(f"{out} holds a {found.manifest.job} survey, not grades (dsolve pick's FILE.grades)")
+    rows: dict[str, list[dict]] = {setting: [] for setting in found.manifest.settings}
+    for row in found.rows.to_pylist():
+        rows[row["rules"]].append(row)
+    return rows

@@ -1,0 +1,66 @@
+"""The race-table evidence drawn from a grading survey (dsolve.players.grade_stats)."""
+import pytest
+
+from dsolve.errors import InputError
+from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
+from dsolve.players.grade import grading_options
+from dsolve.players.grade_stats import grades_of, spearman, summarize_grades
+from dsolve.rules import preset
+from dsolve.survey import run_survey
+from dsolve.survey.stats import mean_interval, wilson
+
+
+def row(verdict, hidden=0.0, careless=0.0, plays=4, traps=0, length=None, nodes=10, difficulty="easy"):
+    return {"verdict": verdict, "hidden_win_rate": hidden, "careless_win_rate": careless,
+            "hidden_plays": plays if verdict == WINNABLE else 0,
+            "careless_plays": plays if verdict == WINNABLE else 0, "traps": traps, "length": length,
+            "nodes": nodes, "difficulty": difficulty}
+
+
+def test_rates_over_deals_shares_and_gaps():
+    rows = [row(WINNABLE, 1.0, 0.5, length=100, nodes=5), row(WINNABLE, 0.25, 0.0, traps=3, length=200, nodes=50),
+            row(WINNABLE, 0.5, 0.75, traps=1, length=150, nodes=500, difficulty="medium"),
+            row(UNWINNABLE, difficulty=UNWINNABLE), row(UNKNOWN, difficulty=UNKNOWN)]
+    s = summarize_grades(rows)
+    assert s["deals"] == 5 and s["verdicts"] == {WINNABLE: 3, UNWINNABLE: 1, UNKNOWN: 1}
+    assert s["winnable"]["count"] == 3 and s["winnable"]["deals"] == 4  # the unknown deal is left out
+    # over all decided deals the unwinnable one counts 0; the unknown one not at all
+    assert s["hidden"]["all_deals"]["mean"] == pytest.approx(1.75 / 4)
+    assert (s["hidden"]["all_deals"]["low"], s["hidden"]["all_deals"]["high"]) == \
+        pytest.approx(mean_interval([1.0, 0.25, 0.5, 0.0]))
+    assert s["hidden"]["winnable"]["mean"] == pytest.approx(1.75 / 3)
+    assert s["careless"]["winnable"]["mean"] == pytest.approx(1.25 / 3)
+    assert s["hidden"]["under_half"]["count"] == 1 and s["careless"]["under_half"]["count"] == 1
+    assert (s["hidden"]["under_half"]["low"], s["hidden"]["under_half"]["high"]) == pytest.approx(wilson(1, 3))
+    assert s["hidden"]["histogram"] == {0.25: 1, 0.5: 1, 1.0: 1}
+    assert s["skill_gap"]["mean"] == pytest.approx((0.5 + 0.25 - 0.25) / 3)
+    assert s["traps"]["count"] == 4 and s["traps"]["deals"] == 12  # of the hidden plays of winnable deals
+    assert s["difficulty"]["easy"] == 2 and s["difficulty"]["medium"] == 1 and s["difficulty"][UNWINNABLE] == 1
+    assert s["nodes"]["spearman"] == pytest.approx(-0.5)  # ranks 1,2,3 against 3,1,2
+    assert s["length"]["spearman"] == pytest.approx(-1.0)
+    quartiles = s["nodes"]["quartiles"]
+    assert [q["deals"] for q in quartiles] == [1, 1, 1]  # three deals: a group each
+    assert [q["nodes_from"] for q in quartiles] == [5, 50, 500] and quartiles[0]["mean"] == 1.0
+
+
+def test_spearman_ties_and_degenerate_inputs():
+    assert spearman([1, 2, 2, 3], [4, 3, 3, 1]) == pytest.approx(-1.0)
+    assert spearman([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)
+    assert spearman([1, 2], [2, 1]) is None
+    assert spearman([1, 1, 1], [1, 2, 3]) is None
+
+
+def test_a_grading_survey_read_by_rule_set(tmp_path):
+    rules = [preset("race"), preset("standard")]
+    run_survey(tmp_path / "g", range(1, 4), rules, jobs=1, job="grade",
+               params=grading_options(plays=1, samples=2, max_nodes=300))
+    grades = grades_of(tmp_path / "g")
+    assert list(grades) == [str(r) for r in rules]
+    for found in grades.values():
+        assert [r["seed"] for r in found] == [1, 2, 3]
+        s = summarize_grades(found)
+        assert s["deals"] == 3 and sum(s["verdicts"].values()) == 3
+        assert s["hidden"]["plays"] == s["careless"]["plays"] == s["verdicts"][WINNABLE]  # a play per winnable deal
+    run_survey(tmp_path / "s", range(1, 3), rules[:1], jobs=1)
+    with pytest.raises(InputError, match="solve survey, not grades"):
+        grades_of(tmp_path / "s")

@@ -124,7 +124,7 @@ def race_lines(text: str, directory: Path, shown: str) -> None:
         h, w = s["hidden"]["all_deals"], s["winnable"]
         assert f"{shown}: {rules}: {len(rows)} deals graded" in text
         assert (f"{rules}: {s['deals']} deals, {s['verdicts']['winnable']} winnable, "
-                f"{s['verdicts']['unwinnable']} unwinnable, 0 unknown; winnable {100 * w['share']:5.1f} % "
+                f"{s['verdicts']['unwinnable']} unwinnable, {s['verdicts']['unknown']} unknown; winnable {100 * w['share']:5.1f} % "
                 f"[{100 * w['low']:.1f}, {100 * w['high']:.1f}]") in text
         assert f"  hidden   wins {100 * h['mean']:5.1f} % [{100 * h['low']:.1f}, {100 * h['high']:.1f}] of all deals" in text
 

@@ -128,15 +128,16 @@ cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noex
     Blake & Gent's Theorem 1, proved again for two copies. Weigh a line by its moves that are not
     to a foundation; from any winning line L of position P we build one of P with c home, no
     heavier (so a lightest line never takes back a card that would be safe: see safe_once_back).
-    (S) Let S be both copies of: c's suit below r, the opposite colour below r - 1, the other
-    suit of c's colour below r - 2 (home, by the rule). A card that fits on an S card is in S, so
-    S cards taken back form the tops of piles: L without its moves of S cards is a line (the
-    non-S part of a run moves alone), and a foundation holding L's cards and S's takes and gives
-    back the other cards L's does, as S's lie at its bottom. They do with 8 foundations (both
-    copies of a pile pair's lowest ranks), and with 4 while the first round stays home. But with
-    4, L may dig a suit into its first round (its second round back on the tableau, then its
-    first king into a space) for a first-round card: positions won only so are lost with c home
-    (test_double), so with 4 foundations and worrying back no column may take a king.
+    (S) With worrying back (without, nothing comes back: skip this) let S be both copies of: c's
+    suit below r, the opposite colour below r - 1, the other suit of c's colour below r - 2 (home
+    by the rule). A card that fits on an S card is in S, so S cards taken back form the tops of
+    piles: L without its moves of S cards is a line (the non-S part of a run moves alone), and a
+    foundation holding L's cards and S's takes and gives back the other cards L's does, as S's
+    lie at its bottom. They do with 8 foundations (both copies of a pile pair's lowest ranks),
+    and with 4 while the first round stays home. But with 4, L may dig a suit into its first
+    round (its second round back on the tableau, then its first king into a space) for a
+    first-round card: positions won only so are lost with c home (test_double), so with 4
+    foundations and worrying back no column may take a king.
     (D) Play c home, then L without S moves, keeping: our position is L's with D home, D the run
     from c up in a pile of L's (c, then the opposite colour's r - 1, then c's colour's r - 2 of
     the other suit: the r - 2 of c's suit and every r - 3 are in S). By L's move: a card z onto
@@ -149,10 +150,11 @@ cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noex
     home onto a suit holding a D card d: it fits ours too, as both copies of the ranks below d
     are home (own, S): d's copy takes the pair's other pile, a higher card the one it takes in L
     (4 foundations: it is d, whose copy is in the first round); a foundation card taken back: the
-    same card, as no S card is and under a D card lies one; any other move: the same. Once L has
-    won, so have we. From the tableau only: from the talon a safe move would change which cards
-    the stock turns up. (test_double: positions the rule read with the higher pile or the
-    round's height, or with a margin one wider, loses.)"""
+    same card, as no S card is, and under a D card lies an S card, nothing, or (4 foundations, c
+    an ace) the first round's king, which stays home with no column for it; any other move: the
+    same. Once L has won, so have we. From the tableau only: from the talon a safe move would
+    change which cards the stock turns up. (test_double: positions the rule read with the
+    higher pile or the round's height, or with a margin one wider, loses.)"""
     cdef int r = rank_of(c), su = suit_of(c), opp = (c & 1) ^ 1
     if both_home(cfg, home, su) < r:
         return False

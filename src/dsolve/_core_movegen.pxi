@@ -226,7 +226,11 @@ cdef inline bint safe_once_back(const Config* cfg, const uint8_t* home, int slot
     safe once taken back onto the tableau (with the card above it), where it would lie on top of
     a pile and fit its foundation: the safe moves would send it straight home. One deck: its
     safety does not depend on its own foundation (Blake & Gent, Corollary 2); two decks: it
-    does (safe_two_decks' (own)), so it is judged on the foundations without it."""
+    does (safe_two_decks' (own)), so it is judged on the foundations without it. Two decks, why
+    not taking it back loses nothing: a winning line that starts by taking back c, safe then,
+    rewrites (safe_two_decks, from the position after) into a line of this position, lighter by
+    that move; so a lightest winning line (weight: moves not to a foundation) never starts so,
+    and the safe moves keep it no heavier (induction on the weight, then on cards out)."""
     cdef uint8_t lower[8]
     cdef uint8_t h
     if one_deck(cfg):

@@ -120,32 +120,46 @@ cdef inline int both_home(const Config* cfg, const uint8_t* home, int su) noexce
 
 cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
     """Two decks: whether sending c (rank r, 0-based; a pile's top card that fits its
-    foundation) home can never turn a win into a loss. Blake & Gent's Theorem 1 / Corollary 3
-    with each suit's height read as b, the ranks of which both copies are home (both_home):
+    foundation) home can never turn a win into a loss. With b each suit's ranks of which both
+    copies are home (both_home): (own) b >= r for c's suit; with worrying back b >= r - 1 for
+    both opposite-colour suits and b >= r - 2 for the other suit of c's colour, and with 4
+    foundations only when no column takes a king; without, b >= r for the opposite colour.
 
-    (own) b >= r for c's suit: c's copy c' is home or fits the suit's other pile (4
-        foundations: c goes home in the second round), so c takes no place c' wants. Without
-        it a line may send c' home from a pile whose card beneath it needs, keeping c out;
-        c' would then have nowhere to go (4 foundations: it waits for the king).
-    (margins) with worrying back, b >= r - 1 for both opposite-colour suits and b >= r - 2 for
-        the other suit of c's colour; without, b >= r for the opposite colour.
-
-    Their argument asks one thing of the heights: every card that could come to lie on c,
-    directly or in a run on it (the opposite colour's rank r - 1, c's colour's r - 2, then
-    r - 3, ...), is home or fits its foundation when a line would put it there, so the line
-    can send it home instead (and without worrying back it is home for good). Read with b it
-    holds for every copy: a rank at most b is home in both copies; of rank b + 1 each copy out
-    fits a pile (8 foundations: both piles of the suit are at least b, and one copy going home
-    leaves the other pile for the second; 4: only the second round's copy is out). The cards a
-    second deck adds are copies of ranks above b, which the margins keep off c's run. So any
-    winning line rewrites as for one deck: c home first, what the line builds on c home
-    instead, what it takes back taken back too; by (own), where the line sends c' home the
-    suit's other pile takes it (the two piles of a suit are interchangeable). From the tableau
-    only: from the talon a safe move would change which cards the stock turns up.
-    (test_double: a position the rule read with the higher pile, or the round's height, loses.)"""
+    Blake & Gent's Theorem 1, proved again for two copies. Weigh a line by its moves that are not
+    to a foundation; from any winning line L of position P we build one of P with c home, no
+    heavier (so a lightest line never takes back a card that would be safe: see safe_once_back).
+    (S) With worrying back (without, nothing comes back: skip this) let S be both copies of: c's
+    suit below r, the opposite colour below r - 1, the other suit of c's colour below r - 2 (home
+    by the rule). A card that fits on an S card is in S, so S cards taken back form the tops of
+    piles: L without its moves of S cards is a line (the non-S part of a run moves alone), and a
+    foundation holding L's cards and S's takes and gives back the other cards L's does, as S's
+    lie at its bottom. They do with 8 foundations (both copies of a pile pair's lowest ranks),
+    and with 4 while the first round stays home. But with 4, L may dig a suit into its first
+    round (its second round back on the tableau, then its first king into a space) for a
+    first-round card: positions won only so are lost with c home (test_double), so with 4
+    foundations and worrying back no column may take a king.
+    (D) Play c home, then L without S moves, keeping: our position is L's with D home, D the run
+    from c up in a pile of L's (c, then the opposite colour's r - 1, then c's colour's r - 2 of
+    the other suit: the r - 2 of c's suit and every r - 3 are in S). By L's move: a card z onto
+    D's top (from a pile, the talon or a foundation) goes home instead (it fits: the ranks below
+    z of its suit are in S, and z's copy, if home, took the pile pair's other place or the first
+    round; a run of z and one card on it: both), D gains z; D's top home: it is; a part of D
+    above c moves: take it back from the foundations onto the same target (worrying back only:
+    without, no opposite-colour r - 1 is ever out, so D is c alone), a move a card, the second
+    paid for by the dropped move that put the first on D; all of D moves: it stays home; a card
+    home onto a suit holding a D card d: it fits ours too, as both copies of the ranks below d
+    are home (own, S): d's copy takes the pair's other pile, a higher card the one it takes in L
+    (4 foundations: it is d, whose copy is in the first round); a foundation card taken back: the
+    same card, as no S card is, and under a D card lies an S card, nothing, or (4 foundations, c
+    an ace) the first round's king, which stays home with no column for it; any other move: the
+    same. Once L has won, so have we. From the tableau only: from the talon a safe move would
+    change which cards the stock turns up. (test_double: positions the rule read with the
+    higher pile or the round's height, or with a margin one wider, loses.)"""
     cdef int r = rank_of(c), su = suit_of(c), opp = (c & 1) ^ 1
     if both_home(cfg, home, su) < r:
         return False
+    if cfg.worry_back and cfg.two_rounds and cfg.empty_rule != EMPTY_NONE:
+        return False                       # (S): a suit may be dug into its first round
     if r == 0:
         return True                        # nothing is built on an ace
     if not cfg.worry_back:

@@ -7,14 +7,8 @@ import math
 from collections.abc import Sequence
 from itertools import groupby
 
-from ..survey.stats import mean_interval, wilson
+from ..survey.stats import mean_interval, share
 from .rules import TARGET
-
-
-def share(successes: int, n: int) -> dict:
-    """``successes`` of ``n`` as a share with its 95 % Wilson interval."""
-    low, high = wilson(successes, n)
-    return {"n": n, "count": successes, "share": successes / n if n else 0.0, "low": low, "high": high}
 
 
 def _mean_p90(values: Sequence[float]) -> dict:

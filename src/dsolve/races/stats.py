@@ -13,15 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..survey.stats import mean_interval, wilson
+from ..survey.stats import mean_interval, share
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-
-
-def share(count: int, n: int) -> dict:
-    """``count`` of ``n`` as a share with its Wilson interval."""
-    low, high = wilson(count, n)
-    return {"count": count, "n": n, "share": count / n if n else 0.0, "low": low, "high": high}
 
 
 def mean(values: Sequence[float], share: bool = False) -> dict:

@@ -37,6 +37,12 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def share(count: int, n: int) -> dict:
+    """``count`` of ``n`` as a share with its 95 % Wilson interval (keys n, count, share, low, high)."""
+    low, high = wilson(count, n)
+    return {"n": n, "count": count, "share": count / n if n else 0.0, "low": low, "high": high}
+
+
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float] | None:
     """Normal-approximation 95 % interval of the mean of ``values``; None with fewer than two."""
     n = len(values)

@@ -5,8 +5,8 @@ import json
 import pyarrow as pa
 import pytest
 
-from dsolve.survey.stats import (WinRange, format_compare, format_stats, mean, mean_interval, mean_text, share,
-                                 summarize, wilson)
+from dsolve.survey.stats import (WinRange, format_compare, format_stats, mean, mean_interval, mean_text, quantile,
+                                 share, summarize, wilson)
 
 
 def test_wilson_matches_published_values():
@@ -53,6 +53,12 @@ def test_a_mean_as_text():
     assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}) == "0.250 [0.125, 0.375]"
     assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}, 100, 1) == "25.0 [12.5, 37.5]"
     assert mean_text(mean([0.7]), 100, 1) == "70.0" and mean_text(mean([])) == "-"
+
+
+def test_quantiles_by_the_nearest_rank():
+    values = [7, 1, 5, 3, 9, 2, 8, 4, 6, 10]
+    assert [quantile(values, q) for q in (0.0, 0.05, 0.1, 0.15, 0.5, 0.9, 0.91, 1.0)] == [1, 1, 1, 2, 5, 9, 10, 10]
+    assert quantile([4.5], 0.9) == 4.5 and quantile([], 0.5) is None
 
 
 def test_range_counts_unknowns_lost_then_won():

@@ -12,19 +12,17 @@ per pair.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from ..survey.stats import mean, mean_text, share
+from ..survey.stats import mean, mean_text, quantile, share
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 def quantiles(values: Sequence[float]) -> dict[str, float]:
-    """The :data:`QUANTILES` of ``values`` (the nearest rank below), keyed ``p5``, ``p25``, ..."""
-    ordered = sorted(values)
-    return {f"p{round(100 * q)}": ordered[max(0, math.ceil(q * len(ordered)) - 1)] for q in QUANTILES} \
-        if ordered else {}
+    """The :data:`QUANTILES` of ``values`` (:func:`dsolve.survey.stats.quantile`), keyed ``p5``,
+    ``p25``, ...; none without values."""
+    return {f"p{round(100 * q)}": quantile(values, q) for q in QUANTILES} if len(values) else {}
 
 
 def summarize(rows: Sequence[dict]) -> list[dict]:

@@ -67,6 +67,13 @@ def mean(values: Sequence[float], shares: bool = False) -> dict:
     return {"n": n, "mean": sum(values) / n if n else None, "low": low, "high": high}
 
 
+def quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile (0..1) of ``values`` by the nearest rank (the smallest value with at least
+    a share ``q`` of the values at or below it); None when there are no values."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)] if ordered else None
+
+
 def mean_text(m: dict, scale: float = 1.0, digits: int = 3) -> str:
     """A :func:`mean` as ``0.412 [0.398, 0.426]`` (times ``scale``, ``digits`` after the point):
     the mean alone when it has no interval, ``-`` when it has no values."""

@@ -156,8 +156,9 @@ class SeatAdapter:
                 return None
             move = real_move(view, choice)
             if move is not None:
-                self._expected = (view.disturbed, view.bounced, _after(projected, choice),
-                                  frozenset(projected.unseen()))
+                if self._fresh:  # what _as_expected compares the next projection with
+                    self._expected = (view.disturbed, view.bounced, _after(projected, choice),
+                                      frozenset(projected.unseen()))
                 return move
             self._inner = self._make(view)
         self._expected = None

@@ -48,7 +48,7 @@ class CarelessPlayer:
         self._idle = 0  # stock moves since the last other move
 
     def choose(self, view: SeatView) -> Move | None:
-        game = Game(view.world(view.unseen()), view.rules)  # visible effects only are looked at
+        game = view.game()  # visible effects only are looked at
         self._been.add(_layout(game))
         legal = game.legal_moves()
         tier = next((moves for moves in self._tiers(view, game, legal) if moves), None)

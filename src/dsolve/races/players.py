@@ -47,7 +47,6 @@ from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
 from ..players.careless import CarelessPlayer
 from ..players.hidden import HiddenOptions, HiddenPlayer
 from ..players.view import Player, SeatView, view_of
-from ..klondike.referee import Game
 from ..rules import Rules
 from .table import FOUNDATION, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove, RaceView
 
@@ -208,7 +207,7 @@ class SeatAdapter:
 def _after(projected: SeatView, move: Move) -> SeatView:
     """The projection after ``move``, as the one-deck player expects it (a card it turns up
     stands in for the unknown one)."""
-    game = Game(projected.world(projected.unseen()), projected.rules)
+    game = projected.game()
     game.apply(move)
     return view_of(game, ())
 

@@ -17,6 +17,7 @@ are out).
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -90,6 +91,7 @@ def _red(code: int) -> bool:
 
 
 _RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]  # what building looks at, by code
+Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
 
 
 @dataclass(frozen=True)
@@ -193,18 +195,25 @@ class Table:
 
     # ------------------------------------------------------------------ rules
 
-    def targets(self, side: int) -> tuple[list[int], dict[tuple[int, bool], list[int]]]:
-        """Where a card or run may go on ``side``'s tableau: its empty piles (they take a king,
-        or a king-headed run), and its other piles by their top card's (rank, red): a card of the
-        rank below and the other colour goes there."""
-        empty: list[int] = []
-        onto: dict[tuple[int, bool], list[int]] = {}
-        for j, pile in enumerate(self.piles[side]):
-            if pile:
-                onto.setdefault(_RANK_RED[pile[-1]], []).append(j)
-            else:
-                empty.append(j)
-        return empty, onto
+    def _spots(self, seat: int) -> Spots:
+        """Where ``seat`` may put a card or run, by its head card's (rank, red): (side, pile) pairs,
+        its own piles then, in the open race, the other's, each side's in pile order. An empty
+        pile takes a king (or a king-headed run); a pile takes the rank below its top card's in
+        the other colour."""
+        spots: Spots = defaultdict(list)
+        for side in self._sides(seat):
+            for j, pile in enumerate(self.piles[side]):
+                if pile:
+                    rank, red = _RANK_RED[pile[-1]]
+                    spots[rank - 1, not red].append((side, j))
+                else:
+                    spots[KING, False].append((side, j))
+                    spots[KING, True].append((side, j))
+        return spots
+
+    def _sides(self, seat: int) -> tuple[int, ...]:
+        """The tableaus ``seat`` plays on: its own, and in the open race the other's."""
+        return (seat, 1 - seat) if self.rules.variant == OPEN else (seat,)
 
     def home_pile(self, code: int) -> int | None:
         """The first foundation that takes ``code`` now, or None."""
@@ -216,39 +225,27 @@ class Table:
         runs), in the open race the other's piles, each source's foundation move first (one per
         suit when both of its piles would take the card) and then the piles it may go onto; then
         turn or redeal."""
-        other = 1 - seat
-        targets = self._all_targets()
+        spots = self._spots(seat)
         moves: list[RaceMove] = []
-        self._plays_from(seat, seat, WASTE, targets, moves)
-        for i in range(PILES):
-            self._plays_from(seat, seat, i, targets, moves)
-        for i in range(PILES):
-            self._plays_from(seat, other, i, targets, moves)
+        self._plays_from(seat, seat, WASTE, spots, moves)
+        for side in self._sides(seat):
+            for i in range(PILES):
+                self._plays_from(seat, side, i, spots, moves)
         self._stock_moves(seat, moves)
         return moves
 
-    def _all_targets(self) -> list[tuple[list[int], dict[tuple[int, bool], list[int]]]]:
-        return [self.targets(0), self.targets(1)]
-
-    def _plays_from(self, seat: int, src_side: int, src: int,
-                    targets: list[tuple[list[int], dict[tuple[int, bool], list[int]]]],
-                    moves: list[RaceMove]) -> None:
+    def _plays_from(self, seat: int, src_side: int, src: int, spots: Spots, moves: list[RaceMove]) -> None:
         """Append ``seat``'s legal plays from one source: its waste (``src`` WASTE), a pile of its
         own (every face-up run in sequence, shortest first) or, in the open race, the top card of
-        a pile of the other seat."""
-        sides = (seat, 1 - seat) if self.rules.variant == OPEN else (seat,)
+        a pile of the other seat; ``spots`` is :meth:`_spots` of ``seat``."""
 
         def onward(head: int, count: int) -> None:
             if count == 1:
                 home = self.home_pile(head)
                 if home is not None:
                     moves.append(RaceMove(seat, PLAY, src_side, src, FOUNDATION, home, 1, head))
-            rank, red = _RANK_RED[head]
-            for side in sides:
-                empty, onto = targets[side]
-                found = empty if rank == KING else onto.get((rank + 1, not red), ())
-                moves.extend(RaceMove(seat, PLAY, src_side, src, side, j, count, head)
-                             for j in found if not (side == src_side and j == src))
+            moves.extend(RaceMove(seat, PLAY, src_side, src, side, j, count, head)
+                         for side, j in spots.get(_RANK_RED[head], ()) if (side, j) != (src_side, src))
 
         if src == WASTE:
             if src_side == seat and self.waste[seat]:
@@ -263,7 +260,7 @@ class Table:
                     if _red(head) == _red(above) or _rank(above) + 1 != _rank(head):
                         break  # a longer run contains this broken one
                 onward(head, count)
-        elif src_side in sides and src_side != seat and 0 <= src < PILES:
+        elif src_side in self._sides(seat) and src_side != seat and 0 <= src < PILES:
             pile = self.piles[src_side][src]
             if pile:
                 onward(pile[-1], 1)
@@ -286,7 +283,7 @@ class Table:
                 move = RaceMove(move.seat, PLAY, move.src_side, move.src, FOUNDATION, first, move.count, move.card)
         same: list[RaceMove] = []
         if move.kind == PLAY:
-            self._plays_from(move.seat, move.src_side, move.src, self._all_targets(), same)
+            self._plays_from(move.seat, move.src_side, move.src, self._spots(move.seat), same)
         else:
             self._stock_moves(move.seat, same)
         if move in same:

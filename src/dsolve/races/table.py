@@ -90,7 +90,9 @@ def _red(code: int) -> bool:
     return code % 2 == 1
 
 
-_RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]  # what building looks at, by code
+# What building looks at, by code: the card's (rank, red), and the (rank, red) of a card that lies on it.
+_RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]
+_TAKES = [(_rank(code) - 1, not _red(code)) for code in range(2 * 52)]
 Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
 
 
@@ -204,8 +206,7 @@ class Table:
         for side in self._sides(seat):
             for j, pile in enumerate(self.piles[side]):
                 if pile:
-                    rank, red = _RANK_RED[pile[-1]]
-                    spots[rank - 1, not red].append((side, j))
+                    spots[_TAKES[pile[-1]]].append((side, j))
                 else:
                     spots[KING, False].append((side, j))
                     spots[KING, True].append((side, j))
@@ -218,7 +219,10 @@ class Table:
     def home_pile(self, code: int) -> int | None:
         """The first foundation that takes ``code`` now, or None."""
         suit, rank = _suit(code), _rank(code)
-        return next((f for f in (suit, suit + 4) if len(self.foundations[f]) == rank), None)
+        for f in (suit, suit + 4):
+            if len(self.foundations[f]) == rank:
+                return f
+        return None
 
     def legal_moves(self, seat: int) -> list[RaceMove]:
         """Every legal move of ``seat``: from its waste, its piles (the top card, then longer
@@ -235,35 +239,36 @@ class Table:
         return moves
 
     def _plays_from(self, seat: int, src_side: int, src: int, spots: Spots, moves: list[RaceMove]) -> None:
-        """Append ``seat``'s legal plays from one source: its waste (``src`` WASTE), a pile of its
-        own (every face-up run in sequence, shortest first) or, in the open race, the top card of
-        a pile of the other seat; ``spots`` is :meth:`_spots` of ``seat``."""
-
-        def onward(head: int, count: int) -> None:
+        """Append ``seat``'s legal plays from one source (see :meth:`_heads`): each card's
+        foundation move, then the piles it may go onto; ``spots`` is :meth:`_spots` of ``seat``."""
+        for head, count in self._heads(seat, src_side, src):
             if count == 1:
                 home = self.home_pile(head)
                 if home is not None:
                     moves.append(RaceMove(seat, PLAY, src_side, src, FOUNDATION, home, 1, head))
-            moves.extend(RaceMove(seat, PLAY, src_side, src, side, j, count, head)
-                         for side, j in spots.get(_RANK_RED[head], ()) if (side, j) != (src_side, src))
+            for side, j in spots.get(_RANK_RED[head], ()):
+                if (side, j) != (src_side, src):
+                    moves.append(RaceMove(seat, PLAY, src_side, src, side, j, count, head))
 
+    def _heads(self, seat: int, src_side: int, src: int) -> list[tuple[int, int]]:
+        """What ``seat`` may move from one source, as (head card, cards in the run): its waste top
+        (``src`` WASTE), a pile of its own's every face-up run in sequence, shortest first, or in
+        the open race the top card of a pile of the other seat."""
         if src == WASTE:
-            if src_side == seat and self.waste[seat]:
-                onward(self.waste[seat][-1], 1)
-        elif src_side == seat and 0 <= src < PILES:
-            pile = self.piles[seat][src]
-            face_up = len(pile) - self.face_down[seat][src]
-            for count in range(1, face_up + 1):
-                head = pile[-count]
-                if count > 1:
-                    above = pile[-count + 1]  # the run's card lying on the head
-                    if _red(head) == _red(above) or _rank(above) + 1 != _rank(head):
-                        break  # a longer run contains this broken one
-                onward(head, count)
-        elif src_side in self._sides(seat) and src_side != seat and 0 <= src < PILES:
-            pile = self.piles[src_side][src]
-            if pile:
-                onward(pile[-1], 1)
+            waste = self.waste[seat]
+            return [(waste[-1], 1)] if src_side == seat and waste else []
+        if not 0 <= src < PILES or src_side not in self._sides(seat):
+            return []
+        pile = self.piles[src_side][src]
+        if src_side != seat:
+            return [(pile[-1], 1)] if pile else []
+        heads: list[tuple[int, int]] = []
+        for count in range(1, len(pile) - self.face_down[seat][src] + 1):
+            head = pile[-count]
+            if count > 1 and _RANK_RED[pile[-count + 1]] != _TAKES[head]:  # the card above is out of sequence
+                break  # a longer run contains this broken one
+            heads.append((head, count))
+        return heads
 
     def _stock_moves(self, seat: int, moves: list[RaceMove]) -> None:
         if self.stock[seat]:

@@ -186,9 +186,7 @@ class Table:
         self.contributed = [0, 0]
         self.disturbed = [0, 0]
         self.bounced = [0, 0]
-        self._seen: list[set[int]] = [set(), set()]
-        for seat in (0, 1):
-            self._look(seat)
+        self._turned: list[set[int]] = [set(), set()]  # the stock cards each seat has turned (and seen)
 
     @classmethod
     def from_seeds(cls, seeds: Sequence[int], rules: RaceRules, convention: str = DEFAULT_CONVENTION) -> "Table":
@@ -304,6 +302,7 @@ class Table:
         if move.kind == TURN:
             n = min(self.rules.draw, len(self.stock[seat]))
             self.waste[seat] += self.stock[seat][:n]
+            self._turned[seat].update(self.stock[seat][:n])
             del self.stock[seat][:n]
         elif move.kind == REDEAL:
             self.stock[seat], self.waste[seat] = self.waste[seat], []
@@ -326,13 +325,6 @@ class Table:
                 self.piles[move.dst_side][move.dst] += cards
             if other in (move.src_side, move.dst_side):
                 self.disturbed[other] += 1
-        self._look(seat)
-        self._look(other)
-
-    def _look(self, seat: int) -> None:
-        for pile, down in zip(self.piles[seat], self.face_down[seat]):
-            self._seen[seat].update(pile[down:])
-        self._seen[seat].update(self.waste[seat])
 
     # ------------------------------------------------------------------ state
 
@@ -354,7 +346,7 @@ class Table:
             seat, self.rules,
             tuple(tuple(tuple(p[d:]) for p, d in zip(self.piles[s], self.face_down[s])) for s in (0, 1)),  # type: ignore[arg-type]
             tuple(tuple(d) for d in self.face_down),  # type: ignore[arg-type]
-            tuple(c if c in self._seen[seat] else None for c in self.stock[seat]),
+            tuple(c if c in self._turned[seat] else None for c in self.stock[seat]),
             tuple(self.waste[seat]), self.waste[other][-1] if self.waste[other] else None,
             len(self.stock[other]), tuple(tuple(f) for f in self.foundations), self.passes_used[seat],
             tuple(self.legal_moves(seat)), self.disturbed[seat], self.bounced[seat])

@@ -63,8 +63,8 @@ class CarelessPlayer:
         return stock[0]
 
     def _tiers(self, view: SeatView, game: Game, legal: list[Move]) -> Iterator[list[Move]]:
-        """The moves of tiers 1 to 3 (see the module docstring), in order, each tier's worked out
-        only when the ones before it are empty."""
+        """The moves of tiers 1 to 3 (see the module docstring) in order, each worked out only
+        when the tiers before it are empty."""
         yield [m for m in legal if m.kind in (WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION)]
         yield [m for m in legal if is_reveal(view, m)]
         yield [m for m in legal if m.kind in (WASTE_TO_TABLEAU, TABLEAU_TO_TABLEAU) and not self._shuffle(game, m)]

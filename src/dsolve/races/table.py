@@ -93,7 +93,7 @@ def _red(code: int) -> bool:
 # What building looks at, by code: the card's (rank, red), and the (rank, red) of a card that lies on it.
 _RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]
 _TAKES = [(_rank(code) - 1, not _red(code)) for code in range(2 * 52)]
-Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
+_Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
 
 
 @dataclass(frozen=True)
@@ -195,12 +195,12 @@ class Table:
 
     # ------------------------------------------------------------------ rules
 
-    def _spots(self, seat: int) -> Spots:
+    def _spots(self, seat: int) -> _Spots:
         """Where ``seat`` may put a card or run, by its head card's (rank, red): (side, pile) pairs,
         its own piles then, in the open race, the other's, each side's in pile order. An empty
         pile takes a king (or a king-headed run); a pile takes the rank below its top card's in
         the other colour."""
-        spots: Spots = defaultdict(list)
+        spots: _Spots = defaultdict(list)
         for side in self._sides(seat):
             for j, pile in enumerate(self.piles[side]):
                 if pile:
@@ -236,7 +236,7 @@ class Table:
         self._stock_moves(seat, moves)
         return moves
 
-    def _plays_from(self, seat: int, src_side: int, src: int, spots: Spots, moves: list[RaceMove]) -> None:
+    def _plays_from(self, seat: int, src_side: int, src: int, spots: _Spots, moves: list[RaceMove]) -> None:
         """Append ``seat``'s legal plays from one source (see :meth:`_heads`): each card's
         foundation move, then the piles it may go onto; ``spots`` is :meth:`_spots` of ``seat``."""
         for head, count in self._heads(seat, src_side, src):
@@ -249,9 +249,9 @@ class Table:
                     moves.append(RaceMove(seat, PLAY, src_side, src, side, j, count, head))
 
     def _heads(self, seat: int, src_side: int, src: int) -> list[tuple[int, int]]:
-        """What ``seat`` may move from one source, as (head card, cards in the run): its waste top
-        (``src`` WASTE), a pile of its own's every face-up run in sequence, shortest first, or in
-        the open race the top card of a pile of the other seat."""
+        """What ``seat`` may move from one source, as (head card, cards in the run): from its waste
+        (``src`` WASTE) the top card; from a pile of its own every face-up run in sequence,
+        shortest first; in the open race, from a pile of the other seat the top card."""
         if src == WASTE:
             waste = self.waste[seat]
             return [(waste[-1], 1)] if src_side == seat and waste else []

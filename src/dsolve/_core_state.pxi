@@ -118,6 +118,12 @@ cdef inline int both_home(const Config* cfg, const uint8_t* home, int su) noexce
     return home[su + 4]
 
 
+cdef inline bint safe_rule_unproved(const Config* cfg) noexcept nogil:
+    """Whether the two-deck safe-move rule is unproved (unsound with king spaces) under cfg's
+    rules: 4 foundations, worrying back and spaces (see safe_two_decks, (S))."""
+    return cfg.worry_back and cfg.two_rounds and cfg.empty_rule != EMPTY_NONE
+
+
 cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
     """Two decks: whether sending c (rank r, 0-based; a pile's top card that fits its
     foundation) home can never turn a win into a loss. With b each suit's ranks of which both
@@ -137,7 +143,8 @@ cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noex
     and with 4 while the first round stays home. But with 4, L may dig a suit into its first
     round (its second round back on the tableau, then its first king into a space) for a
     first-round card: positions won only so are lost with c home (test_double), so with 4
-    foundations and worrying back no column may take a king.
+    foundations and worrying back no column may take a king. (A search whose losses prove nothing
+    may still take the rule there, cfg.trust_unproved: see schedule.)
     (D) Play c home, then L without S moves, keeping: our position is L's with D home, D the run
     from c up in a pile of L's (c, then the opposite colour's r - 1, then c's colour's r - 2 of
     the other suit: the r - 2 of c's suit and every r - 3 are in S). By L's move: a card z onto
@@ -158,7 +165,7 @@ cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noex
     cdef int r = rank_of(c), su = suit_of(c), opp = (c & 1) ^ 1
     if both_home(cfg, home, su) < r:
         return False
-    if cfg.worry_back and cfg.two_rounds and cfg.empty_rule != EMPTY_NONE:
+    if safe_rule_unproved(cfg) and not cfg.trust_unproved:
         return False                       # (S): a suit may be dug into its first round
     if r == 0:
         return True                        # nothing is built on an ace

@@ -425,7 +425,9 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
     Where the two-deck safe-move rule is unproved (safe_rule_unproved), T takes it on trust: its
     searches then only look for wins (each is replayed like every line), and one that runs out of
     moves proves nothing. It is the rule that finds these wins fast (a search without it churns
-    cards home and back), so T's first search, in the generator's order, comes first."""
+    cards home and back), so T's first search, in the generator's order, comes first. Once one
+    runs out of moves they all would (each searches the same positions whole, in its own order):
+    then T runs no more."""
     cdef int result, relaxed = 1, r
     cdef long long quota, end, runs = 0     # random-order searches begun
     T.cfg.trust_unproved = safe_rule_unproved(&T.cfg)
@@ -434,7 +436,9 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
         if r >= 1:
             S.depth = -1                    # the line is T's
             return 1
-        if r == -1 and T.limit != LIMIT_NODES:
+        if r == 0:
+            restarts = 0
+        elif T.limit != LIMIT_NODES:
             S.limit = T.limit
             return -1
     result = start_search(S, start, False)
@@ -471,9 +475,10 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
                 S.depth = -1                # the line is T's (a win by safe moves alone too)
                 return 1
             if r == 0:
-                if T.cfg.trust_unproved:
-                    continue
-                return 0
+                if not T.cfg.trust_unproved:
+                    return 0
+                restarts = 0
+                break
             if T.limit != LIMIT_NODES:
                 S.limit = T.limit
                 return -1

@@ -671,3 +671,14 @@ def test_searches_that_trust_the_unproved_rule_find_wins(seed: int) -> None:
     result = check(seed, rules, max_nodes=1_000_000)
     assert result.verdict == "winnable" and result.nodes < 100_000
     assert replay(make_deal("solvitaire", seed, DOUBLE), rules, result.moves).won
+
+
+@pytest.mark.slow
+def test_four_foundations_king_spaces_hardest_seed() -> None:
+    """Seed 23 at draw 3, 4 foundations, king spaces: the complete searches bog down in the first
+    round; the trusting restarts with as many positions as the others win it in about 11 million
+    (with an eighth, 260 million)."""
+    rules = Rules(3, None, "king", True, decks=2, foundations=4)
+    result = check(23, rules, max_nodes=20_000_000)
+    assert result.verdict == "winnable"
+    assert replay(make_deal("solvitaire", 23, DOUBLE), rules, result.moves).won

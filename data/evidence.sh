@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Background evidence runs (resumable: rerun this script to resume; each command resumes its survey).
+# Lane A (issue 20): race-table grades of seeds 1..10000 under race, then standard.
+# Lane B (issue 22): double-solitaire race surveys of 2,000 random pairs with careless players
+#   (locked draw 3, open draw 1: what the issue asks; locked draw 1 on the first 1,000 pairs to set
+#   open against locked at the same draw), then pairs picked from seeds 1..2000.
+# Lane C (issue 21): the Double Klondike table, 8 rule sets x seeds 1..10000, then its unknowns again.
+# Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
+# one; LANES: which lanes, default AB). Run from a checkout with the core built: nohup setsid bash data/evidence.sh &
+cd "${EVIDENCE_DIR:-$(dirname "$0")/..}"
+export PYTHONPATH=src DSOLVE_PROGRESS_EVERY=120
+commit() { git add data >/dev/null 2>&1; git commit -qm "Data: evidence runs so far ($1)" >/dev/null 2>&1; }
+( while sleep 600; do commit "periodic"; done ) & LOOP=$!
+trap 'kill $LOOP; commit "stopped"' EXIT TERM
+D="nice python3 -m dsolve"
+laneA() {
+  for p in race standard; do
+    $D pick --seeds 1-10000 --preset $p --out data/picks/$p-1e4.parquet --jobs 1 >> /tmp/evidence-$p.log 2>&1
+  done
+}
+laneB() {
+  for v in "locked 3 2000" "open 1 2000" "locked 1 1000"; do set -- $v
+    $D race survey --pairs 1-$3 --variant $1 --draw $2 --players careless --plays 20 --out data/surveys/race-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
+  done
+  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 20 --out data/picks/pairs-locked3.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
+  $D race survey --pairs-file data/picks/pairs-locked3.csv --sampling-seed 1 --variant locked --draw 3 --players careless --plays 20 --out data/surveys/race-picked-locked3-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
+}
+laneC() {
+  R=; for d in 1 3; do for e in king any; do for f in 4 8; do
+    R="$R --rules draw=$d,passes=unlimited,empty=$e,worry=yes,decks=2,foundations=$f"; done; done; done
+  $D survey --seeds 1-10000 $R --out data/surveys/double-klondike-1e4 --timeout 10 --jobs 1 >> /tmp/evidence-dk.log 2>&1
+  $D survey --out data/surveys/double-klondike-1e4 --retry-unknown --timeout 120 --jobs 1 >> /tmp/evidence-dk.log 2>&1
+}
+lanes=${LANES:-AB} pids=()
+[[ $lanes == *A* ]] && { laneA & pids+=($!); }
+[[ $lanes == *B* ]] && { laneB & pids+=($!); }
+[[ $lanes == *C* ]] && { laneC & pids+=($!); }
+wait "${pids[@]}"          # then the EXIT trap stops the periodic commits and commits the rest

@@ -55,8 +55,8 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
     """The evidence of graded rows (one rule set): see the module docstring. Keys: ``deals``,
     ``verdicts``, ``winnable``, ``hidden`` and ``careless`` (``all_deals``: mean rate over the
     decided deals; ``winnable``: over the winnable ones; ``under_half``: the share of winnable
-    deals won in under half of the plays; ``histogram``: winnable deals by win rate), ``skill_gap`` (hidden less careless
-    over winnable deals), ``traps`` (share of hidden plays that walked into a proven loss),
+    deals won in under half of the plays; ``histogram``: winnable deals by win rate),
+    ``skill_gap`` (hidden less careless over winnable deals), ``traps`` (share of hidden plays that walked into a proven loss),
     ``difficulty`` counts, and how the hidden rate relates to ``length`` and ``nodes``
     (Spearman correlations and quartiles)."""
     verdicts = Counter(r["verdict"] for r in rows)

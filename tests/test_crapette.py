@@ -15,8 +15,9 @@ from dsolve.crapette.players import make_player, player_seed
 from dsolve.crapette.rounds import (match_record, parse_players, play_match, play_round, play_rounds,
                                     replay_record, round_record, round_row, seatings)
 from dsolve.crapette.rules import Options, kind_of, name
-from dsolve.crapette.stats import rounds_per_match, summarize
+from dsolve.crapette.stats import format_summary, rounds_per_match, summarize
 from dsolve.errors import InputError
+from dsolve.survey.stats import mean_interval
 
 
 def names(cards):
@@ -420,6 +421,26 @@ def test_greedy_beats_random_with_seats_swapped():
     pairing = summary["pairings"][0]
     assert pairing["players"] == ["greedy", "random"] and pairing["seats_swapped"]
     assert pairing["greedy"]["low"] > 0.6
+
+
+def test_means_have_intervals_and_p90_and_one_match_or_none_no_interval():
+    rows = [{"seed": k, "player_a": "greedy", "player_b": "greedy", "winner": 0, "first_player": 0, "moves": 10 * k,
+             "turns": k, "points_a": 100, "points_b": 0} for k in range(1, 6)]
+    s = summarize(rows)
+    low, high = mean_interval([10, 20, 30, 40, 50])
+    assert s["moves"] == {"n": 5, "mean": 30.0, "low": low, "high": high, "p90": 50}
+    assert s["points"]["p90"] == 100 and s["points"]["low"] == s["points"]["high"] == 100.0
+    # 3 rounds of 100 points make the one match; the 2 rounds left over make none
+    assert s["rounds_per_match"] == {"n": 1, "mean": 3.0, "low": None, "high": None, "p90": 3, "target": 300}
+    text = format_summary(s)
+    assert "moves per round: mean 30.0, p90 50\n" in text
+    assert "rounds per match to 300: mean 3.00, p90 3 (1 matches of consecutive rounds)" in text
+    s = summarize(rows[:2])
+    assert s["rounds_per_match"] == {"n": 0, "mean": None, "low": None, "high": None, "p90": None, "target": 300}
+    assert "rounds per match to 300: - (0 matches of consecutive rounds)" in format_summary(s)
+    empty = summarize([])
+    assert empty["moves"] == {"n": 0, "mean": None, "low": None, "high": None, "p90": None}
+    assert "moves per round: -\n" in format_summary(empty)
 
 
 def test_a_recorded_round_replays_and_a_changed_one_does_not():

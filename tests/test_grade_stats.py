@@ -23,7 +23,7 @@ def test_rates_over_deals_shares_and_gaps():
             row(UNWINNABLE, difficulty=UNWINNABLE), row(UNKNOWN, difficulty=UNKNOWN)]
     s = summarize_grades(rows)
     assert s["deals"] == 5 and s["verdicts"] == {WINNABLE: 3, UNWINNABLE: 1, UNKNOWN: 1}
-    assert s["winnable"]["count"] == 3 and s["winnable"]["deals"] == 4  # the unknown deal is left out
+    assert s["winnable"]["count"] == 3 and s["winnable"]["n"] == 4  # the unknown deal is left out
     # over all decided deals the unwinnable one counts 0; the unknown one not at all
     assert s["hidden"]["all_deals"]["mean"] == pytest.approx(1.75 / 4)
     assert (s["hidden"]["all_deals"]["low"], s["hidden"]["all_deals"]["high"]) == \
@@ -34,13 +34,21 @@ def test_rates_over_deals_shares_and_gaps():
     assert (s["hidden"]["under_half"]["low"], s["hidden"]["under_half"]["high"]) == pytest.approx(wilson(1, 3))
     assert s["hidden"]["histogram"] == {0.25: 1, 0.5: 1, 1.0: 1}
     assert s["skill_gap"]["mean"] == pytest.approx((0.5 + 0.25 - 0.25) / 3)
-    assert s["traps"]["count"] == 4 and s["traps"]["deals"] == 12  # of the hidden plays of winnable deals
+    assert s["traps"]["count"] == 4 and s["traps"]["n"] == 12  # of the hidden plays of winnable deals
     assert s["difficulty"]["easy"] == 2 and s["difficulty"]["medium"] == 1 and s["difficulty"][UNWINNABLE] == 1
     assert s["nodes"]["spearman"] == pytest.approx(-0.5)  # ranks 1,2,3 against 3,1,2
     assert s["length"]["spearman"] == pytest.approx(-1.0)
     quartiles = s["nodes"]["quartiles"]
-    assert [q["deals"] for q in quartiles] == [1, 1, 1]  # three deals: a group each
+    assert [q["n"] for q in quartiles] == [1, 1, 1]  # three deals: a group each, with no interval
     assert [q["nodes_from"] for q in quartiles] == [5, 50, 500] and quartiles[0]["mean"] == 1.0
+    assert quartiles[0]["low"] is None and quartiles[0]["high"] is None
+
+
+def test_no_decided_deal_gives_no_means_and_shares_of_nothing():
+    s = summarize_grades([row(UNKNOWN, difficulty=UNKNOWN)])
+    assert s["deals"] == 1 and s["winnable"] == {"n": 0, "count": 0, "share": 0.0, "low": 0.0, "high": 1.0}
+    assert s["hidden"]["all_deals"] == s["skill_gap"] == {"n": 0, "mean": None, "low": None, "high": None}
+    assert s["traps"]["n"] == 0 and s["nodes"] == {"spearman": None, "quartiles": []}
 
 
 def test_spearman_ties_and_degenerate_inputs():

@@ -124,7 +124,7 @@ def race_lines(text: str, directory: Path, shown: str) -> None:
         h, w = s["hidden"]["all_deals"], s["winnable"]
         assert f"{shown}: {rules}: {len(rows)} deals graded" in text
         assert (f"{rules}: {s['deals']} deals, {s['verdicts']['winnable']} winnable, "
-                f"{s['verdicts']['unwinnable']} unwinnable, 0 unknown; winnable {100 * w['share']:5.1f} % "
+                f"{s['verdicts']['unwinnable']} unwinnable, {s['verdicts']['unknown']} unknown; winnable {100 * w['share']:5.1f} % "
                 f"[{100 * w['low']:.1f}, {100 * w['high']:.1f}]") in text
         assert f"  hidden   wins {100 * h['mean']:5.1f} % [{100 * h['low']:.1f}, {100 * h['high']:.1f}] of all deals" in text
 
@@ -186,3 +186,11 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
     assert "draw=1,passes=unlimited mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
     assert "1 open survey(s) compared" in text
     assert len(figures) == 2
+
+
+def test_double_klondike_notebook_runs_on_the_repository_survey(monkeypatch):
+    monkeypatch.delenv("DSOLVE_SURVEY_DIR", raising=False)
+    text, figures = execute(monkeypatch, DOUBLE_NOTEBOOK)
+    assert "../data/surveys/double-klondike-1e4: solvitaire deals: " in text
+    double_lines(text, REPOSITORY_SURVEYS / "double-klondike-1e4")
+    assert len(figures) == 1

@@ -17,7 +17,7 @@ from dsolve.errors import InputError
 from dsolve.pick import read_pairs, write_rows
 from dsolve.races.race import RaceSetup, race_pair, setup_from_options
 from dsolve.races.rows import SCHEMA, open_races, setting_text, setup_of, survey
-from dsolve.races.stats import summarize
+from dsolve.races.stats import format_summary, summarize
 from dsolve.races.table import RaceRules
 from dsolve.survey import load, run_survey, store
 
@@ -198,4 +198,17 @@ def test_shares_over_pairs_keep_their_intervals_within_0_and_1():
     s = summarize(rows)[0]
     assert s["ends"]["repetition"]["mean"] == pytest.approx(29 / 30) and s["ends"]["repetition"]["high"] == 1.0
     assert s["draws"]["low"] == 0.0 < s["draws"]["high"] and s["ends"]["blocked"]["low"] == 0.0
-    assert s["contributed"] == {"mean": 11.0, "low": 11.0, "high": 11.0} and s["uneven"]["count"] == 0
+    assert s["contributed"] == {"n": 3, "mean": 11.0, "low": 11.0, "high": 11.0} and s["uneven"]["count"] == 0
+
+
+def test_one_pair_gives_means_without_intervals():
+    row = {"setting": "s", "plays": 10, "imbalance": 0.2, "imbalance_low": -0.5, "imbalance_high": 0.5, "draws": 1,
+           "contributed_a": 10.0, "contributed_b": 12.0, "finished": 4, "blocked": 5, "repetition": 0,
+           "move_limit": 0, "moves": 3000}
+    summary = summarize([row])
+    s = summary[0]
+    assert s["draws"] == {"n": 1, "mean": 0.1, "low": None, "high": None}
+    assert s["imbalance"]["mean"] == 0.2 and s["imbalance"]["low"] is None and s["imbalance"]["p50"] == 0.2
+    text = format_summary(summary)
+    assert "draws: 10.0 % of races; cards contributed per deck: 11.0; moves per race 300" in text
+    assert "mean 0.200; p5 +0.20" in text and "finished 40.0 %, blocked 50.0 %" in text

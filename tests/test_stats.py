@@ -1,10 +1,12 @@
-"""Wilson intervals, Blake & Gent ranges, summaries and the report formats."""
+"""Wilson intervals, shares and means with intervals, Blake & Gent ranges, summaries and the report
+formats."""
 import json
 
 import pyarrow as pa
 import pytest
 
-from dsolve.survey.stats import WinRange, format_compare, format_stats, summarize, wilson
+from dsolve.survey.stats import (WinRange, format_compare, format_stats, mean, mean_interval, mean_text, quantile,
+                                 share, summarize, wilson)
 
 
 def test_wilson_matches_published_values():
@@ -19,6 +21,44 @@ def test_wilson_edges():
     assert low == 0.0 and 0.27 < high < 0.31
     low, high = wilson(10, 10)
     assert high == pytest.approx(1.0) and 0.69 < low < 0.73
+
+
+def test_a_share_has_its_wilson_interval():
+    assert share(3, 10) == {"n": 10, "count": 3, "share": 0.3, "low": wilson(3, 10)[0], "high": wilson(3, 10)[1]}
+    assert share(0, 0) == {"n": 0, "count": 0, "share": 0.0, "low": 0.0, "high": 1.0}
+
+
+def test_a_mean_has_its_normal_interval():
+    values = [1.0, 0.25, 0.5, 0.0]
+    m = mean(values)
+    assert (m["n"], m["mean"]) == (4, 0.4375) and (m["low"], m["high"]) == mean_interval(values)
+    # mean 0.4375, sample standard deviation 0.42696: half-width 1.95996 * 0.42696 / 2 = 0.41841
+    assert (m["low"], m["high"]) == pytest.approx((0.4375 - 0.41841, 0.4375 + 0.41841), abs=1e-5)
+    assert mean([3.0, 3.0]) == {"n": 2, "mean": 3.0, "low": 3.0, "high": 3.0}
+
+
+def test_a_mean_of_shares_keeps_its_interval_within_0_and_1():
+    assert mean([0.0, 0.0, 0.1])["low"] < 0.0
+    m = mean([0.0, 0.0, 0.1], shares=True)
+    assert m["low"] == 0.0 and m["high"] == mean_interval([0.0, 0.0, 0.1])[1] and m["mean"] == pytest.approx(0.1 / 3)
+    assert mean([1.0, 1.0, 0.9], shares=True)["high"] == 1.0
+
+
+def test_a_mean_of_one_value_has_no_interval_and_of_none_no_mean():
+    assert mean([0.7]) == mean([0.7], shares=True) == {"n": 1, "mean": 0.7, "low": None, "high": None}
+    assert mean([]) == mean([], shares=True) == {"n": 0, "mean": None, "low": None, "high": None}
+
+
+def test_a_mean_as_text():
+    assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}) == "0.250 [0.125, 0.375]"
+    assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}, 100, 1) == "25.0 [12.5, 37.5]"
+    assert mean_text(mean([0.7]), 100, 1) == "70.0" and mean_text(mean([])) == "-"
+
+
+def test_quantiles_by_the_nearest_rank():
+    values = [7, 1, 5, 3, 9, 2, 8, 4, 6, 10]
+    assert [quantile(values, q) for q in (0.0, 0.05, 0.1, 0.15, 0.5, 0.9, 0.91, 1.0)] == [1, 1, 1, 2, 5, 9, 10, 10]
+    assert quantile([4.5], 0.9) == 4.5 and quantile([], 0.5) is None
 
 
 def test_range_counts_unknowns_lost_then_won():

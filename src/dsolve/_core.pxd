@@ -56,6 +56,8 @@ cdef struct Config:
     int two_rounds               # two decks, 4 foundations: each built A..K, then A..K again
     int home_slots               # foundation piles in State.home: 4, or 8 (two decks, 8
                                  # foundations: slot s and s + 4 for suit s, kept s's >= s+4's)
+    int trust_unproved           # the searches that only look for wins: take the two-deck
+                                 # safe-move rule where it is unproved (see safe_two_decks)
     uint64_t draw_multiples      # bit k set when k is a multiple of draw (k < 64: no division)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none

@@ -221,7 +221,9 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
       them at once (at most a tenth of ``max_nodes``), then one more whenever the other searches
       have used RESTART_SHARE times its size. The time a depth-first search needs to find a win
       is heavy-tailed, and a fresh order often finds at once a win the first order buried.
-      ``restarts`` 0: none.
+      ``restarts`` 0: none. Where the two-deck safe-move rule is unproved (4 foundations,
+      worrying back, spaces) these searches take it on trust and only look for wins, the first of
+      them in the generator's order before all else (see schedule).
 
     ``relax_only`` runs the relaxation alone (for the tests): verdict 0 when it is lost, else -1.
     Returns ``(verdict, line, nodes, seconds, table_peak, limit, dead)`` with verdict 1 winnable,
@@ -278,7 +280,7 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
             result = 1
         elif result == 1:
             line = solution(&S, S.depth) if S.depth >= 0 else solution(&T, T.depth)
-        if result == 0 and S.nodes + R.nodes + T.nodes == 0 and not relax_only:
+        if result == 0 and S.nodes + R.nodes == 0 and not relax_only:
             dead_end(&S.cfg, &S.stack[0].s, &why)   # lost at the root of the game's search
         if result != -1:
             S.limit = LIMIT_NONE

@@ -202,28 +202,13 @@ cdef uint32_t builders(const Config* cfg, const State* s, uint32_t heads) noexce
     if cfg.worry_back:
         for q in range(cfg.home_slots):
             z = foundation_top(cfg, s.home, q)
-            if z != NO_CARD and not is_safe(cfg, s, z):
+            if z != NO_CARD and not safe_once_back(cfg, s.home, q, z, 1):
                 bits |= child_bit(z)
     return bits
 
 cdef inline bint could_build_on(uint32_t builders, uint8_t y) noexcept nogil:
     """Whether the next move could build on y once y is on the tableau (``builders`` as above)."""
     return rank_of(y) > 0 and (builders >> child_pair_of(y)) & 1
-
-cdef bint could_come_back(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    """Whether foundation card c (a foundation's next-to-top, NO_CARD for none: see card_under)
-    could come back onto the tableau by the next move once the card above it has: not safe, and
-    some pile's top card or an empty column takes it."""
-    cdef int a
-    if c >= MAX_CARD or is_safe(cfg, s, c):
-        return False
-    for a in range(cfg.piles):
-        if s.length[a] == 0:
-            if may_fill_empty(cfg, c):
-                return True
-        elif can_stack(c, s.card[a][s.length[a] - 1]):
-            return True
-    return False
 
 cdef inline uint8_t card_under(const Config* cfg, const uint8_t* home, int slot) noexcept nogil:
     """The card under a foundation slot's top card (NO_CARD for none): with 4 foundations of two
@@ -235,15 +220,58 @@ cdef inline uint8_t card_under(const Config* cfg, const uint8_t* home, int slot)
     lower[slot] -= 1
     return foundation_top(cfg, lower, slot)
 
+cdef inline bint safe_once_back(const Config* cfg, const uint8_t* home, int slot, uint8_t c,
+                                int depth) noexcept nogil:
+    """Whether foundation card c, slot's top (depth 1) or the card under it (depth 2), would be
+    safe once taken back onto the tableau (with the card above it), where it would lie on top of
+    a pile and fit its foundation: the safe moves would send it straight home. One deck: its
+    safety does not depend on its own foundation (Blake & Gent, Corollary 2); two decks: it
+    does (safe_two_decks' (own)), so it is judged on the foundations without it. Two decks, why
+    not taking it back loses nothing: a winning line that starts by taking back c, safe then,
+    rewrites (safe_two_decks, from the position after) into a line of this position, lighter by
+    that move; so a lightest winning line (weight: moves not to a foundation) never starts so,
+    and the safe moves keep it no heavier (induction on the weight, then on cards out)."""
+    cdef uint8_t lower[8]
+    cdef uint8_t h
+    if one_deck(cfg):
+        return safe_at(cfg, home, c)
+    memcpy(lower, home, 8)
+    lower[slot] -= depth
+    if cfg.home_slots == 8 and slot < 4 and lower[slot] < lower[slot + 4]:
+        h = lower[slot]
+        lower[slot] = lower[slot + 4]
+        lower[slot + 4] = h
+    return safe_at(cfg, lower, c)
+
+cdef bint could_come_back(const Config* cfg, const State* s, int slot) noexcept nogil:
+    """Whether foundation slot's next-to-top card (see card_under) could come back onto the
+    tableau by the next move once the card above it has: not safe then, and some pile's top
+    card or an empty column takes it."""
+    cdef int a
+    cdef uint8_t c = card_under(cfg, s.home, slot)
+    if c >= MAX_CARD or safe_once_back(cfg, s.home, slot, c, 2):
+        return False
+    for a in range(cfg.piles):
+        if s.length[a] == 0:
+            if may_fill_empty(cfg, c):
+                return True
+        elif can_stack(c, s.card[a][s.length[a] - 1]):
+            return True
+    return False
+
 cdef bint copy_could_go_home(const Config* cfg, const State* s, uint8_t c) noexcept nogil:
-    """Two decks: whether a copy of card c is a pile's top card or in the talon (so might go
-    home by the next move)."""
-    cdef int p, j
+    """Two decks: whether a copy of card c could go home by the next move: a pile's top card,
+    or a talon card the next move reaches (talon_reach; taking a card back leaves the talon as
+    it is)."""
+    cdef int pos[MAX_TALON]
+    cdef int pflags[MAX_TALON]
+    cdef int p, j, npos
     for p in range(cfg.piles):
         if s.length[p] > 0 and s.card[p][s.length[p] - 1] == c:
             return True
-    for j in range(s.talon_len):
-        if cfg.stock_card[s.talon[j]] == c:
+    npos = talon_reach(cfg, s, pos, pflags)
+    for j in range(npos):
+        if cfg.stock_card[s.talon[pos[j]]] == c:
             return True
     return False
 
@@ -327,21 +355,20 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             if su >= 4 and s.home[su] == s.home[su - 4]:
                 continue        # 8 foundations: the same card as the suit's higher pile's
             # A card that would be safe at once would go straight back home: the two moves cancel
-            # (Blake & Gent, Corollary 2). Its safety does not depend on its own foundation (one
-            # deck; with two, a safe card taken back goes home at once after the move anyway).
+            # (Blake & Gent, Corollary 2; see safe_once_back).
             # A card taken back matters only once used: by a card built on it, by taking back
             # the card under it on the foundation too, or (two decks) by a copy of it going onto
             # that foundation (a move of the card itself rewrites into taking it straight where
             # it goes). Moves in between touch neither it, nor the pile it covers, nor its
             # foundation (only it or its copy fits there), so can be made first: some winning
             # line, if any, uses it at once, and it comes back only when a use could follow.
-            if one_deck(cfg) and is_safe(cfg, s, c):
+            if safe_once_back(cfg, s.home, su, c, 1):
                 continue
             if not have_builds:
                 builds = builders(cfg, s, runs.heads)
                 have_builds = True
             if (not could_build_on(builds, c)
-                    and not could_come_back(cfg, s, card_under(cfg, s.home, su))
+                    and not could_come_back(cfg, s, su)
                     and (one_deck(cfg) or not copy_could_go_home(cfg, s, c))):
                 continue
             to = targets(cfg, accept, c, empty)

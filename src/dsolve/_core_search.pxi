@@ -420,12 +420,27 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
                   long long max_nodes, double deadline, size_t game_bytes) noexcept nogil:
     """Decide the position with three complete searches taking turns (see solve_position).
     Returns 2 won by safe moves alone, 1 won (S.depth >= 0: S's line, else T's), 0 lost,
-    -1 stopped (S.limit says why)."""
-    cdef int result = start_search(S, start, False), relaxed = 1, r
+    -1 stopped (S.limit says why).
+
+    Where the two-deck safe-move rule is unproved (safe_rule_unproved), T takes it on trust: its
+    searches then only look for wins (each is replayed like every line), and one that runs out of
+    moves proves nothing. It is the rule that finds these wins fast (a search without it churns
+    cards home and back), so T's first search, in the generator's order, comes first."""
+    cdef int result, relaxed = 1, r
     cdef long long quota, end, runs = 0     # random-order searches begun
+    T.cfg.trust_unproved = safe_rule_unproved(&T.cfg)
+    if T.cfg.trust_unproved and restarts > 0:
+        r = run_phase(T, start, False, cap(T, min(QUICK_NODES, restarts), max_nodes, 0), deadline)
+        if r >= 1:
+            S.depth = -1                    # the line is T's
+            return 1
+        if r == -1 and T.limit != LIMIT_NODES:
+            S.limit = T.limit
+            return -1
+    result = start_search(S, start, False)
     if result != -1:
         return result
-    result = run_search(S, cap(S, QUICK_NODES, max_nodes, 0), deadline)
+    result = run_search(S, cap(S, QUICK_NODES, max_nodes, T.nodes), deadline)
     if relax and result == -1:
         relaxed = start_search(R, relaxed_start, False)     # -1 while it runs undecided
         if relaxed == 0:
@@ -452,10 +467,13 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             if end <= T.nodes:
                 break
             r = run_phase(T, start, True, end, deadline)
-            if r != -1:
-                if r == 1:
-                    S.depth = -1            # the line is T's
-                return r
+            if r >= 1:
+                S.depth = -1                # the line is T's (a win by safe moves alone too)
+                return 1
+            if r == 0:
+                if T.cfg.trust_unproved:
+                    continue
+                return 0
             if T.limit != LIMIT_NODES:
                 S.limit = T.limit
                 return -1

@@ -6,8 +6,8 @@
 # key of a pile (pile_key) and the foundations' share of the key (key_of), switched by the Config.
 # Two copies of each card break the arguments of some reductions; with two decks these are off
 # (one_deck(cfg) false): twin classes (their card sets assume one copy), the twin-blocking test,
-# Blake & Gent's safe-move rule (replaced by safe_two_decks), safe moves from the draw-1 reserve
-# and the quick keys (quick_key works on the one-deck key). Re-argued for two copies: the
+# safe moves from the draw-1 reserve and the quick keys (quick_key works on the one-deck key).
+# Re-argued for two copies: Blake & Gent's safe-move rule (safe_two_decks), the
 # dead-end test (dead_end), the filters on worrying back (gen_moves: a copy going home is one
 # more use) and on the draw-1 reserve's moves to the tableau (gen_talon), and Theorem 4's
 # partial-run pruning (gen_runs). Deck-independent, so kept: K+ talon moves and the cursor
@@ -106,47 +106,73 @@ cdef inline bint safe_at(const Config* cfg, const uint8_t* home, uint8_t c) noex
     return r1 <= low + 2 and r1 <= height(cfg, home, suit_of(c) ^ 2) + 3
 
 
-cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
-    """Two decks: whether sending c (a pile's top card that fits its foundation) home can never
-    turn a win into a loss. When
-
-    (1) no card can ever be built on c: c is an ace, or both copies of both opposite-colour cards
-        one rank lower are home for good (no worrying back), and
-    (2) c's copy c' cannot want c's place: c' is home already, or (8 foundations) the suit's
-        other pile is as high as the one c goes onto,
-
-    take any winning line L and play c home first, then L without c's own moves (c is always
-    the top of its pile: nothing is built on it, so a run that carries c carries it on top, and
-    the same run without it is as legal; a pile L would empty holds nothing in the new line
-    either, and the card c covered is free sooner: more moves, never fewer). The foundations
-    hold L's cards and c until L sends c (or c') home: L's moves home stay legal, and where L
-    sends c' onto the pile c took, (2) leaves the other pile taking it, after which the
-    foundations hold L's cards and c again (8 foundations: the two piles of a suit are
-    interchangeable). Without (2), L may send c' home first from a pile whose card beneath it
-    needs; the new line could not free that card (4 foundations: c' then waits for the king).
-    With worrying back, (1) holds only for aces; a card L takes back the new line takes back
-    too (its foundations hold L's and more). Safe moves only from the tableau: from the talon
-    they would change which cards the stock turns up."""
-    cdef int r = rank_of(c), su = suit_of(c), q, k
-    if r > 0 and cfg.worry_back:
-        return False
+cdef inline int both_home(const Config* cfg, const uint8_t* home, int su) noexcept nogil:
+    """Two decks: how many ranks of suit su have both copies home (8 foundations: the suit's
+    lower pile; 4: the second round's height, -1 while the first round runs, as then no second
+    copy, not even the ace, may go home before the king). A suit absent from a small deck counts
+    as complete."""
+    if su >= cfg.suits:
+        return cfg.ranks
     if cfg.two_rounds:
-        if home[su] < cfg.ranks:           # first round: c' is not home
-            return False
-    elif (home[su + 4] if home[su] == r else home[su]) < r:
-        return False                       # the other pile is lower: c' may want c's place
+        return home[su] - cfg.ranks if home[su] >= cfg.ranks else -1
+    return home[su + 4]
+
+
+cdef inline bint safe_rule_unproved(const Config* cfg) noexcept nogil:
+    """Whether the two-deck safe-move rule is unproved (unsound with king spaces) under cfg's
+    rules: 4 foundations, worrying back and spaces (see safe_two_decks, (S))."""
+    return cfg.worry_back and cfg.two_rounds and cfg.empty_rule != EMPTY_NONE
+
+
+cdef bint safe_two_decks(const Config* cfg, const uint8_t* home, uint8_t c) noexcept nogil:
+    """Two decks: whether sending c (rank r, 0-based; a pile's top card that fits its
+    foundation) home can never turn a win into a loss. With b each suit's ranks of which both
+    copies are home (both_home): (own) b >= r for c's suit; with worrying back b >= r - 1 for
+    both opposite-colour suits and b >= r - 2 for the other suit of c's colour, and with 4
+    foundations only when no column takes a king; without, b >= r for the opposite colour.
+
+    Blake & Gent's Theorem 1, proved again for two copies. Weigh a line by its moves that are not
+    to a foundation; from any winning line L of position P we build one of P with c home, no
+    heavier (so a lightest line never takes back a card that would be safe: see safe_once_back).
+    (S) With worrying back (without, nothing comes back: skip this) let S be both copies of: c's
+    suit below r, the opposite colour below r - 1, the other suit of c's colour below r - 2 (home
+    by the rule). A card that fits on an S card is in S, so S cards taken back form the tops of
+    piles: L without its moves of S cards is a line (the non-S part of a run moves alone), and a
+    foundation holding L's cards and S's takes and gives back the other cards L's does, as S's
+    lie at its bottom. They do with 8 foundations (both copies of a pile pair's lowest ranks),
+    and with 4 while the first round stays home. But with 4, L may dig a suit into its first
+    round (its second round back on the tableau, then its first king into a space) for a
+    first-round card: positions won only so are lost with c home (test_double), so with 4
+    foundations and worrying back no column may take a king. (A search whose losses prove nothing
+    may still take the rule there, cfg.trust_unproved: see schedule.)
+    (D) Play c home, then L without S moves, keeping: our position is L's with D home, D the run
+    from c up in a pile of L's (c, then the opposite colour's r - 1, then c's colour's r - 2 of
+    the other suit: the r - 2 of c's suit and every r - 3 are in S). By L's move: a card z onto
+    D's top (from a pile, the talon or a foundation) goes home instead (it fits: the ranks below
+    z of its suit are in S, and z's copy, if home, took the pile pair's other place or the first
+    round; a run of z and one card on it: both), D gains z; D's top home: it is; a part of D
+    above c moves: take it back from the foundations onto the same target (worrying back only:
+    without, no opposite-colour r - 1 is ever out, so D is c alone), a move a card, the second
+    paid for by the dropped move that put the first on D; all of D moves: it stays home; a card
+    home onto a suit holding a D card d: it fits ours too, as both copies of the ranks below d
+    are home (own, S): d's copy takes the pair's other pile, a higher card the one it takes in L
+    (4 foundations: it is d, whose copy is in the first round); a foundation card taken back: the
+    same card, as no S card is, and under a D card lies an S card, nothing, or (4 foundations, c
+    an ace) the first round's king, which stays home with no column for it; any other move: the
+    same. Once L has won, so have we. From the tableau only: from the talon a safe move would
+    change which cards the stock turns up. (test_double: positions the rule read with the
+    higher pile or the round's height, or with a margin one wider, loses.)"""
+    cdef int r = rank_of(c), su = suit_of(c), opp = (c & 1) ^ 1
+    if both_home(cfg, home, su) < r:
+        return False
+    if safe_rule_unproved(cfg) and not cfg.trust_unproved:
+        return False                       # (S): a suit may be dug into its first round
     if r == 0:
-        return True
-    for k in range(2):
-        q = ((c & 1) ^ 1) + 2 * k
-        if q >= cfg.suits:
-            continue                       # a suit absent from a small deck
-        if cfg.two_rounds:
-            if home[q] < cfg.ranks + r:    # rank r - 1 of the second round not home
-                return False
-        elif home[q + 4] < r:              # the lower pile lacks rank r - 1
-            return False
-    return True
+        return True                        # nothing is built on an ace
+    if not cfg.worry_back:
+        return both_home(cfg, home, opp) >= r and both_home(cfg, home, opp + 2) >= r
+    return (both_home(cfg, home, opp) >= r - 1 and both_home(cfg, home, opp + 2) >= r - 1
+            and both_home(cfg, home, su ^ 2) >= r - 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,7 +282,7 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
     foundation makes no card newly safe, and the only new top cards are those of its piles: when
     none of them (nor its twin, see safe_home) goes home safely there is nothing to do. (Nor does
     such a move make a child lone: its twin leaves a card only for the foundation.) Not with two
-    decks: there taking a card back can make a copy elsewhere safe (safe_two_decks, (2))."""
+    decks: there taking a card back can make a copy elsewhere safe (safe_two_decks, (own))."""
     if not one_deck(cfg):
         return apply_safe_moves(cfg, s, record)
     if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):

@@ -3,32 +3,18 @@ player's edge, stalemates, round lengths, points, rounds per match, and each pla
 each other with seats swapped."""
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from itertools import groupby
 
-from ..survey.stats import mean_interval, wilson
+from ..survey.stats import mean, mean_text, quantile, share
 from .rules import TARGET
 
 
-def share(successes: int, n: int) -> dict:
-    """``successes`` of ``n`` as a share with its 95 % Wilson interval."""
-    low, high = wilson(successes, n)
-    return {"n": n, "count": successes, "share": successes / n if n else 0.0, "low": low, "high": high}
-
-
 def _mean_p90(values: Sequence[float]) -> dict:
-    ordered = sorted(values)
-    p90 = ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)] if ordered else 0
-    return {"mean": sum(ordered) / len(ordered) if ordered else 0.0, "p90": p90}
-
-
-def _mean_interval(values: Sequence[float]) -> dict:
-    """:func:`_mean_p90` with the mean's 95 % interval (:func:`mean_interval`; a single value or
-    none: the mean itself)."""
-    summary = _mean_p90(values)
-    low, high = mean_interval(values) or (summary["mean"], summary["mean"])
-    return {**summary, "low": low, "high": high}
+    """The mean of ``values`` with its 95 % interval (:func:`dsolve.survey.stats.mean`: keys n,
+    mean, low, high) and their 90th percentile ``p90`` (:func:`dsolve.survey.stats.quantile`; None
+    with no values)."""
+    return {**mean(values), "p90": quantile(values, 0.9)}
 
 
 def rounds_per_match(rows: Sequence[dict], target: int = TARGET) -> list[int]:
@@ -54,8 +40,9 @@ def rounds_per_match(rows: Sequence[dict], target: int = TARGET) -> list[int]:
 def summarize(rows: Sequence[dict], target: int = TARGET) -> dict:
     """The summary of ``rows``: rounds; the first player's wins (a share of all rounds and of the
     rounds someone went out); stalemates (``stalemate`` and ``turn limit``); moves, turns and
-    points per round (mean, p90); rounds per match to ``target``; and per pair of player types
-    (seats swapped when both seatings are in the rows) each type's wins."""
+    points per round and rounds per match to ``target`` (mean with interval, p90; ``n`` rounds or
+    matches: no mean without any); and per pair of player types (seats swapped when both seatings
+    are in the rows) each type's wins."""
     n = len(rows)
     out = [r for r in rows if r["winner"] >= 0]
     first_wins = sum(r["winner"] == r["first_player"] for r in out)
@@ -79,7 +66,7 @@ def summarize(rows: Sequence[dict], target: int = TARGET) -> dict:
         "moves": _mean_p90([r["moves"] for r in rows]),
         "turns": _mean_p90([r["turns"] for r in rows]),
         "points": _mean_p90([r["points_a"] + r["points_b"] for r in rows]),
-        "rounds_per_match": {**_mean_interval(matches), "matches": len(matches), "target": target},
+        "rounds_per_match": {**_mean_p90(matches), "target": target},
         "pairings": [{"players": [x, y], "seats_swapped": len(t["seatings"]) == 2,
                       x: share(t[x], t["rounds"]), y: share(t[y], t["rounds"])}
                      for (x, y), t in sorted(pairs.items())],
@@ -88,6 +75,14 @@ def summarize(rows: Sequence[dict], target: int = TARGET) -> dict:
 
 def _pct(s: dict) -> str:
     return f"{100 * s['share']:.2f} % [{100 * s['low']:.2f}, {100 * s['high']:.2f}] ({s['count']}/{s['n']})"
+
+
+def _mean_p90_text(m: dict, digits: int, interval: bool = False) -> str:
+    """``mean 41.2, p90 60`` (with ``interval``, the mean's interval after it); ``-`` with no values."""
+    if not m["n"]:
+        return "-"
+    shown = mean_text(m, digits=digits) if interval else f"{m['mean']:.{digits}f}"
+    return f"mean {shown}, p90 {m['p90']}"
 
 
 def format_summary(summary: dict) -> str:
@@ -99,11 +94,11 @@ def format_summary(summary: dict) -> str:
         f"first player wins: {_pct(s['first_player_wins'])}; of rounds someone went out: "
         f"{_pct(s['first_player_wins_of_decided'])}",
         f"stalemates: {_pct(s['stalemates'])}",
-        f"moves per round: mean {s['moves']['mean']:.1f}, p90 {s['moves']['p90']}",
-        f"turns per round: mean {s['turns']['mean']:.1f}, p90 {s['turns']['p90']}",
-        f"points per round: mean {s['points']['mean']:.1f}, p90 {s['points']['p90']}",
-        f"rounds per match to {m['target']}: mean {m['mean']:.2f} [{m['low']:.2f}, {m['high']:.2f}], p90 {m['p90']} "
-        f"({m['matches']} matches of consecutive rounds)",
+        f"moves per round: {_mean_p90_text(s['moves'], 1)}",
+        f"turns per round: {_mean_p90_text(s['turns'], 1)}",
+        f"points per round: {_mean_p90_text(s['points'], 1)}",
+        f"rounds per match to {m['target']}: {_mean_p90_text(m, 2, interval=True)} "
+        f"({m['n']} matches of consecutive rounds)",
     ]
     for p in s["pairings"]:
         x, y = p["players"]

@@ -192,8 +192,22 @@ def single_moves(game: Game, line: list[tuple[int, ...]]) -> Iterator[Move]:
             yield play(Move(TURN) if game.stock else Move(REDEAL))
         raise RuntimeError(f"internal error: talon card {card} not reachable")
 
-    def pile_topped_by(card: int) -> int | None:
-        return next((i for i, p in enumerate(game.piles) if p and p[-1] == card), None)
+    def pile_topped_by(card: int, first: int = 0) -> int | None:
+        return next((i for i, p in enumerate(game.piles)
+                     if i >= first and p and p[-1] == card), None)
+
+    def safe_source(card: int) -> int | None:
+        # The pile the core sent a safe card home from. Its safe moves sweep the piles in order,
+        # each pile once a sweep, until a sweep sends nothing (apply_safe_moves): with two copies
+        # of a card on top of two piles, the first at or after the pile it last took from is the
+        # one, else a new sweep began (a copy met earlier in the sweep was not safe yet, or was
+        # uncovered only after the sweep passed it).
+        nonlocal sweep_from
+        src = pile_topped_by(card, sweep_from)
+        if src is None:
+            src = pile_topped_by(card)
+        sweep_from = src + 1 if src is not None else 0
+        return src
 
     def move_lone_child(child: int) -> Move:
         # From one parent onto the other (the first's twin, a pile's top card).
@@ -202,19 +216,21 @@ def single_moves(game: Game, line: list[tuple[int, ...]]) -> Iterator[Move]:
         return play(Move(TABLEAU_TO_TABLEAU, src=src, dst=dst, count=len(game.piles[src]) - idx,
                          card=child))
 
+    sweep_from = 0
     for step in line:
         kind, card = step[0], step[-1]
         if kind == _core.AUTO_TRANSFER:
             yield move_lone_child(card)
             continue
         if kind == _core.AUTO_HOME:
-            src = pile_topped_by(card)
+            src = safe_source(card)
             if src is not None:
                 yield play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))
             else:
                 yield from bring_to_waste_top(card)
                 yield play(Move(WASTE_TO_FOUNDATION, card=card))
             continue
+        sweep_from = 0                 # the safe moves after this move begin a sweep
         _, src, dst, idx, flags, _ = step
         if kind == _core.TABLEAU_FOUNDATION:
             yield play(Move(TABLEAU_TO_FOUNDATION, src=src, card=card))

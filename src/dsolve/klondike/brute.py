@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..cards import DeckShape
+from ..cards import DeckShape, make_card
 from ..rules import Rules
 from .deal import Deal, deal_from_order
-from .moves import Move
+from .moves import TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION, Move
 from .referee import Game
 
 
@@ -76,15 +76,46 @@ def random_small_deal(rng: random.Random, shape: DeckShape) -> Deal:
     return deal_from_order(order, shape)
 
 
-def random_position(rng: random.Random, shape: DeckShape, rules: Rules, moves: int) -> Deal:
+def random_position(rng: random.Random, shape: DeckShape, rules: Rules, moves: int,
+                    home_bias: float = 0.0) -> Deal:
     """A game in progress: a random deal of ``shape`` after up to ``moves`` random legal moves,
     then a random number of each pile's face-down cards turned face up (so its face-up cards
-    need not form one run)."""
+    need not form one run). ``home_bias``: the chance that a move is one to the foundation when
+    there is one (so more cards are home)."""
     game = Game(random_small_deal(rng, shape), rules)
     for _ in range(moves):
         legal = game.legal_moves()
         if not legal:
             break
-        game.apply(rng.choice(legal))
+        home = [move for move in legal if move.kind in (TABLEAU_TO_FOUNDATION, WASTE_TO_FOUNDATION)]
+        game.apply(rng.choice(home if home and rng.random() < home_bias else legal))
     game.face_down = [rng.randint(0, down) for down in game.face_down]
     return game.position()
+
+
+def random_late_position(rng: random.Random, shape: DeckShape, rules: Rules) -> Deal:
+    """A two-deck game late in progress, made directly: each suit's foundation at random
+    heights (with 4 foundations mostly in the second round, so that both copies of low ranks are
+    home), the other cards scattered over the piles and a short stock, a random number of each
+    pile's cards face down. Positions random play seldom reaches: the ones the two-copy
+    safe-move rule acts on."""
+    ranks, first, second = shape.ranks, [], []
+    for _ in range(shape.suits):
+        if rules.foundations == 4:
+            round_two = rng.random() < 0.7
+            first.append(ranks if round_two else rng.randint(0, ranks))
+            second.append(rng.randint(0, ranks - 1) if round_two else 0)
+        else:
+            low, high = sorted((rng.randint(0, ranks), rng.randint(0, ranks)))
+            first.append(high)
+            second.append(low)
+    out = [make_card(rank, suit) for suit in range(shape.suits) for rank in range(ranks)
+           for _ in range(2 - (rank < first[suit]) - (rank < second[suit]))]
+    rng.shuffle(out)
+    stock = [out.pop() for _ in range(min(len(out) // 4, rng.randint(0, 3)))]
+    piles: list[list[int]] = [[] for _ in range(shape.columns)]
+    for card in out:
+        piles[rng.randrange(shape.columns)].append(card)
+    face_down = [rng.randint(0, max(len(p) - 1, 0)) for p in piles]
+    return Deal(tuple(map(tuple, piles)), tuple(stock), shape, tuple(face_down),
+                foundations=tuple(first + second))

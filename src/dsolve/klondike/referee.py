@@ -24,8 +24,9 @@ Rules (thoughtful Klondike: all cards are known, but face-down cards still canno
 """
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..cards import RANKS, SUITS, DeckShape, card_name, is_red, rank_of, suit_of
 from .deal import Deal
@@ -36,6 +37,16 @@ from .moves import (FOUNDATION_TO_TABLEAU, KINDS, REDEAL, TABLEAU_TO_FOUNDATION,
 from ..rules import Rules
 
 __all__ = ["IllegalMove", "Game", "Replay", "replay"]
+
+
+# What building looks at, by card: its rank and colour, and the rank and colour of a card it may lie on.
+_LOOK = [(rank_of(card), is_red(card)) for card in range(52)]
+_LIES_ON = [(rank_of(card) + 1, not is_red(card)) for card in range(52)]
+
+
+def _in_sequence(lower: int, upper: int) -> bool:
+    """Does ``upper`` build on ``lower``: one rank lower, the other colour?"""
+    return _LIES_ON[upper] == _LOOK[lower]
 
 
 class IllegalMove(Exception):
@@ -162,7 +173,8 @@ class Game:
 
     # ----------------------------------------------------------------- the rules
     # Each rule is one small predicate; problem() explains a failed predicate in words and
-    # legal_moves() enumerates with the same predicates, so the two cannot disagree.
+    # legal_moves() enumerates with the same predicates, so the two cannot disagree (building
+    # is _in_sequence, which legal_moves applies to many cards at once through _places).
 
     def may_place(self, card: int, dst: int) -> bool:
         """May ``card`` (alone or heading a run) go onto pile ``dst``?"""
@@ -170,8 +182,7 @@ class Game:
         if not pile:
             rule = self.rules.empty_rule
             return rule == "any" or (rule == "king" and rank_of(card) == self.king_rank)
-        target = pile[-1]
-        return is_red(card) != is_red(target) and rank_of(card) + 1 == rank_of(target)
+        return _in_sequence(pile[-1], card)
 
     def may_found(self, card: int) -> bool:
         """May ``card`` go onto its foundation (is it the next rank of its suit)?"""
@@ -184,8 +195,7 @@ class Game:
         if not 1 <= count <= self.face_up(i):
             return False
         run = pile[len(pile) - count:]
-        return all(is_red(lower) != is_red(upper) and rank_of(upper) + 1 == rank_of(lower)
-                   for lower, upper in zip(run, run[1:]))
+        return all(_in_sequence(lower, upper) for lower, upper in zip(run, run[1:]))
 
     def may_redeal(self) -> bool:
         """Stock empty, waste not, and a pass left."""
@@ -233,7 +243,7 @@ class Game:
             return f"pile {i + 1} has only {self.face_up(i)} face-up card(s); cannot move {count}"
         run = self.piles[i][-count:]
         for lower, upper in zip(run, run[1:]):
-            if is_red(lower) == is_red(upper) or rank_of(upper) + 1 != rank_of(lower):
+            if not _in_sequence(lower, upper):
                 return (f"the run from pile {i + 1} is not in sequence: "
                         f"{card_name(upper)} on {card_name(lower)}")
         raise AssertionError("unreachable")
@@ -340,25 +350,44 @@ class Game:
         for i in range(n):
             if self.piles[i] and self.may_found(self.piles[i][-1]):
                 moves.append(Move(TABLEAU_TO_FOUNDATION, src=i, card=self.piles[i][-1]))
+        places = self._places()
         if waste_top is not None:
-            moves += [Move(WASTE_TO_TABLEAU, dst=j, card=waste_top)
-                      for j in range(n) if self.may_place(waste_top, j)]
-        for i in range(n):
+            moves += [Move(WASTE_TO_TABLEAU, dst=j, card=waste_top) for j in places(waste_top)]
+        for i, pile in enumerate(self.piles):
+            # the runs movable_run allows, each one card longer than the last
             for count in range(1, self.face_up(i) + 1):
-                if not self.movable_run(i, count):
+                head = pile[-count]
+                if count > 1 and not _in_sequence(head, pile[-count + 1]):
                     break  # a longer run contains this broken one
-                head = self.piles[i][-count]
                 moves += [Move(TABLEAU_TO_TABLEAU, src=i, dst=j, count=count, card=head)
-                          for j in range(n) if j != i and self.may_place(head, j)]
+                          for j in places(head) if j != i]
         if self.rules.worry_back:
             for top in sorted(set(self.foundation_tops().values())):
-                moves += [Move(FOUNDATION_TO_TABLEAU, dst=j, card=top)
-                          for j in range(n) if self.may_place(top, j)]
+                moves += [Move(FOUNDATION_TO_TABLEAU, dst=j, card=top) for j in places(top)]
         if self.stock:
             moves.append(Move(TURN))
         if self.may_redeal():
             moves.append(Move(REDEAL))
         return moves
+
+    def _places(self) -> Callable[[int], list[int]]:
+        """``places(card)``: the piles ``card`` may go onto now (:meth:`may_place`), in pile order.
+        A pile with cards takes ``card`` when ``card`` builds on its top card (:func:`_in_sequence`),
+        so the piles are filed once by their top card's look and looked up by what ``card`` lies on."""
+        spaces: list[int] = []
+        by_look: defaultdict[tuple[int, bool], list[int]] = defaultdict(list)
+        for j, pile in enumerate(self.piles):
+            if pile:
+                by_look[_LOOK[pile[-1]]].append(j)
+            else:
+                spaces.append(j)
+
+        def places(card: int) -> list[int]:
+            builds = by_look.get(_LIES_ON[card], [])
+            fills = [j for j in spaces if self.may_place(card, j)]
+            return sorted(builds + fills) if fills else builds
+
+        return places
 
     def apply(self, move: Move) -> None:
         """Play ``move``; raise :class:`IllegalMove` (and change nothing) if the rules forbid it."""

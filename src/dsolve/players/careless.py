@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU, TURN, WASTE_TO_FOUNDATION,
                      WASTE_TO_TABLEAU, Move)
@@ -47,17 +48,13 @@ class CarelessPlayer:
         self._idle = 0  # stock moves since the last other move
 
     def choose(self, view: SeatView) -> Move | None:
-        game = Game(view.world(view.unseen()), view.rules)  # visible effects only are looked at
+        game = view.game()  # visible effects only are looked at
         self._been.add(_layout(game))
         legal = game.legal_moves()
-        home = [m for m in legal if m.kind in (WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION)]
-        reveals = [m for m in legal if is_reveal(view, m)]
-        others = [m for m in legal if m.kind in (WASTE_TO_TABLEAU, TABLEAU_TO_TABLEAU)
-                  and not self._shuffle(view, game, m)]
-        for tier in (home, reveals, others):
-            if tier:
-                self._idle = 0
-                return self._rng.choice(tier)
+        tier = next((moves for moves in self._tiers(view, game, legal) if moves), None)
+        if tier:
+            self._idle = 0
+            return self._rng.choice(tier)
         stock = [m for m in legal if m.kind in (TURN, REDEAL)]
         talon = len(view.stock) + len(view.waste)
         if not stock or self._idle > math.ceil(talon / view.rules.draw) + 1:
@@ -65,7 +62,14 @@ class CarelessPlayer:
         self._idle += 1
         return stock[0]
 
-    def _shuffle(self, view: SeatView, game: Game, move: Move) -> bool:
+    def _tiers(self, view: SeatView, game: Game, legal: list[Move]) -> Iterator[list[Move]]:
+        """The moves of tiers 1 to 3 (see the module docstring) in order, each worked out only
+        when the tiers before it are empty."""
+        yield [m for m in legal if m.kind in (WASTE_TO_FOUNDATION, TABLEAU_TO_FOUNDATION)]
+        yield [m for m in legal if is_reveal(view, m)]
+        yield [m for m in legal if m.kind in (WASTE_TO_TABLEAU, TABLEAU_TO_TABLEAU) and not self._shuffle(game, m)]
+
+    def _shuffle(self, game: Game, move: Move) -> bool:
         if (move.kind == TABLEAU_TO_TABLEAU and not game.piles[move.dst]
                 and move.count == len(game.piles[move.src])):
             return True  # a whole pile into a space: the same layout

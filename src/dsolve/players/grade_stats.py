@@ -4,8 +4,9 @@ relates to the length of the winning line and the search it took (the race-table
 
 Deals are the sampling units: a rate over all deals is the mean of the per-deal rates (a deal's
 plays share its cards, so they are not independent trials), with a normal 95 % interval over
-deals; a share of deals has a Wilson interval. Unwinnable deals count as lost by both players
-(they are not played); deals left unknown are left out and counted.
+deals; a share of deals has a Wilson interval (:func:`dsolve.survey.stats.mean` and
+:func:`~dsolve.survey.stats.share`: ``n`` is the deals, or plays, they are over). Unwinnable deals
+count as lost by both players (they are not played); deals left unknown are left out and counted.
 """
 from __future__ import annotations
 
@@ -17,23 +18,11 @@ import numpy as np
 
 from ..errors import InputError
 from ..klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
-from ..survey.stats import mean_interval, wilson
+from ..survey.stats import mean, share
 from ..survey.store import open_survey
 from .grade import DIFFICULTIES, GRADE
 
 BY_QUANTILE = 4      # winnable deals split into quartiles of line length and of search effort
-
-
-def _mean(values: Sequence[float]) -> dict:
-    interval = mean_interval(values)
-    mean = float(np.mean(values)) if len(values) else None
-    return {"mean": mean, "low": interval[0] if interval else None,
-            "high": interval[1] if interval else None, "deals": len(values)}
-
-
-def _share(count: int, n: int) -> dict:
-    low, high = wilson(count, n)
-    return {"count": count, "deals": n, "share": count / n if n else None, "low": low, "high": high}
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -58,7 +47,7 @@ def _by_quantile(key: np.ndarray, rates: np.ndarray, name: str) -> list[dict]:
     """Winnable deals in BY_QUANTILE groups of ``key`` (equal counts, by rank): each group's
     range of ``key`` and its mean hidden win rate with interval."""
     groups = np.array_split(np.argsort(key, kind="stable"), BY_QUANTILE)
-    return [{f"{name}_from": float(key[g].min()), f"{name}_to": float(key[g].max()), **_mean(rates[g].tolist())}
+    return [{f"{name}_from": float(key[g].min()), f"{name}_to": float(key[g].max()), **mean(rates[g].tolist())}
             for g in groups if len(g)]
 
 
@@ -75,7 +64,7 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
     won = [r for r in decided if r["verdict"] == WINNABLE]
     summary: dict = {
         "deals": len(rows), "verdicts": {v: verdicts.get(v, 0) for v in (WINNABLE, UNWINNABLE, UNKNOWN)},
-        "winnable": _share(len(won), len(decided)),
+        "winnable": share(len(won), len(decided)),
         "difficulty": {d: sum(r["difficulty"] == d for r in rows) for d in DIFFICULTIES},
     }
     for player in ("hidden", "careless"):
@@ -84,12 +73,12 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
         values, counts = np.unique(won_rates, return_counts=True)
         summary[player] = {
             "plays": sum(r[f"{player}_plays"] for r in won),
-            "all_deals": _mean(rates), "winnable": _mean(won_rates.tolist()),
-            "under_half": _share(int((won_rates < 0.5).sum()), len(won)),
+            "all_deals": mean(rates), "winnable": mean(won_rates.tolist()),
+            "under_half": share(int((won_rates < 0.5).sum()), len(won)),
             "histogram": dict(zip(values.tolist(), counts.tolist())),
         }
-    summary["skill_gap"] = _mean([r["hidden_win_rate"] - r["careless_win_rate"] for r in won])
-    summary["traps"] = _share(sum(r["traps"] for r in won), summary["hidden"]["plays"])
+    summary["skill_gap"] = mean([r["hidden_win_rate"] - r["careless_win_rate"] for r in won])
+    summary["traps"] = share(sum(r["traps"] for r in won), summary["hidden"]["plays"])
     hidden = np.array([r["hidden_win_rate"] for r in won])
     for name in ("length", "nodes"):
         key = np.array([r[name] for r in won], dtype=float)

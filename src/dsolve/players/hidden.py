@@ -192,7 +192,7 @@ def actions(view: SeatView, legal: list[Move], here: Game | None = None) -> list
     if not walks(view):
         return legal
     found = [m for m in legal if m.kind not in STOCK_MOVES]
-    game = here.copy() if here else Game(view.world(view.unseen()), view.rules)
+    game = here.copy() if here else view.game()
     states = {len(game.waste)}
     while game.stock or game.may_redeal():
         game.apply(Move(TURN) if game.stock else Move(REDEAL))
@@ -231,7 +231,7 @@ class HiddenPlayer:
         if move is None and self._target is not None:
             move = self._step(view, self._target)
         if move is None:
-            here = Game(view.world(view.unseen()), self._rules)  # a game of the view, to play on
+            here = view.game()  # a game of the view, to play on
             legal = here.legal_moves()
             action = self._decide(view, here, legal) if legal else None
             if action is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Protocol
 
 from ..cards import DeckShape
@@ -59,15 +60,19 @@ class SeatView:
         permutation of :meth:`unseen`), pile by pile bottom -> top, then the stock's unseen cards
         first turned first."""
         cards = iter(fill)
-        piles = tuple(tuple(next(cards) for _ in range(down)) + up
-                      for up, down in zip(self.face_up, self.face_down))
+        piles = tuple(tuple(islice(cards, down)) + up for up, down in zip(self.face_up, self.face_down))
         stock = tuple(next(cards) if c is None else c for c in self.stock)
         return Deal(piles, stock, self.shape, self.face_down, self.waste, self.foundations,
                     self.passes_used)
 
+    def game(self) -> Game:
+        """A game of this position to look at visible effects on: the :meth:`world` filled with
+        :meth:`unseen` in card order (legal moves depend on visible cards only)."""
+        return Game(self.world(self.unseen()), self.rules)
+
     def legal_moves(self) -> list[Move]:
-        """The legal moves here: they depend on visible cards only, so any filling gives them."""
-        return Game(self.world(self.unseen()), self.rules).legal_moves()
+        """The legal moves here (any filling gives them)."""
+        return self.game().legal_moves()
 
 
 class Player(Protocol):

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 
 from ..cards import STANDARD
 from ..errors import InputError
@@ -47,9 +48,9 @@ from ..klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TABLEAU,
 from ..players.careless import CarelessPlayer
 from ..players.hidden import HiddenOptions, HiddenPlayer
 from ..players.view import Player, SeatView, view_of
-from ..klondike.referee import Game
 from ..rules import Rules
-from .table import FOUNDATION, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove, RaceView
+from .table import (FOUNDATION, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove, RaceRules,
+                    RaceView)
 
 PLAYERS = ("hidden", "careless", "random")
 
@@ -62,10 +63,11 @@ def _suit(code: int) -> int:
     return code % 4
 
 
-def single_rules(view: RaceView) -> Rules:
-    """The one-deck rules a seat's own game follows: the table's draw and passes, king spaces,
-    no card back from a foundation."""
-    return Rules(draw=view.rules.draw, passes=view.rules.passes, empty_rule="king", worry_back=False)
+@cache
+def single_rules(rules: RaceRules) -> Rules:
+    """The one-deck rules a seat's own game follows at a table of ``rules``: the table's draw and
+    passes, king spaces, no card back from a foundation."""
+    return Rules(draw=rules.draw, passes=rules.passes, empty_rule="king", worry_back=False)
 
 
 def projection_heights(view: RaceView) -> list[int] | None:
@@ -79,7 +81,8 @@ def projection_heights(view: RaceView) -> list[int] | None:
     visible = {c % 52 for pile in view.face_up[seat] for c in pile if c // 52 == seat}
     visible |= {c % 52 for c in view.waste} | {c % 52 for c in view.stock if c is not None}
     hidden = set(range(52)) - own_home - other_tableau - visible
-    heights = [low[s] if any(c % 4 == s and c // 4 < tall[s] for c in hidden) else tall[s] for s in range(4)]
+    hidden_below = {c % 4 for c in hidden if c // 4 < tall[c % 4]}  # suits with a hidden card below the tall pile
+    heights = [low[s] if s in hidden_below else tall[s] for s in range(4)]
     changed = True
     while changed:
         changed = False
@@ -105,7 +108,7 @@ def project(view: RaceView) -> SeatView | None:
     in_layout |= {c for c in view.stock if c is not None}
     out = sorted(c - base for pile in view.foundations for c in pile if c in kept)
     out += sorted(c - base for pile in view.face_up[1 - seat] for c in pile if c in kept and c not in in_layout)
-    return SeatView(STANDARD, single_rules(view),
+    return SeatView(STANDARD, single_rules(view.rules),
                     tuple(tuple(c - base for c in pile if c in kept) for pile in view.face_up[seat]),
                     view.face_down[seat],
                     tuple(None if c is None else c - base for c in view.stock if c is None or c in kept) + tuple(out),
@@ -156,8 +159,9 @@ class SeatAdapter:
                 return None
             move = real_move(view, choice)
             if move is not None:
-                self._expected = (view.disturbed, view.bounced, _after(projected, choice),
-                                  frozenset(projected.unseen()))
+                if self._fresh:  # what _as_expected compares the next projection with
+                    self._expected = (view.disturbed, view.bounced, _after(projected, choice),
+                                      frozenset(projected.unseen()))
                 return move
             self._inner = self._make(view)
         self._expected = None
@@ -207,7 +211,7 @@ class SeatAdapter:
 def _after(projected: SeatView, move: Move) -> SeatView:
     """The projection after ``move``, as the one-deck player expects it (a card it turns up
     stands in for the unknown one)."""
-    game = Game(projected.world(projected.unseen()), projected.rules)
+    game = projected.game()
     game.apply(move)
     return view_of(game, ())
 
@@ -230,7 +234,7 @@ def make_racer(name: str, seed: str, hidden: HiddenOptions = HiddenOptions()) ->
     """The player ``name`` (one of :data:`PLAYERS`) with its random choices seeded by ``seed``."""
     rng = random.Random(f"{name}:{seed}")
     if name == "hidden":
-        return SeatAdapter(lambda view: HiddenPlayer(single_rules(view), rng, hidden), fresh=True)
+        return SeatAdapter(lambda view: HiddenPlayer(single_rules(view.rules), rng, hidden), fresh=True)
     if name == "careless":
         return SeatAdapter(lambda view: CarelessPlayer(rng), fresh=False)
     if name == "random":

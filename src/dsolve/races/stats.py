@@ -2,43 +2,27 @@
 pairs of seeds are (the distribution of the imbalance, the pairs whose interval excludes zero),
 the draw rate, cards contributed, how races end.
 
-Intervals are 95 %: Wilson's for a share of pairs; for a mean over races, the normal interval of
-the mean over pairs of each pair's mean (a pair's races share its decks, so they are not
-independent; the pairs are), cut to 0..1 for a share. ``|imbalance|`` of a fair pair is not zero
-at a finite number of races (20 races of two fair decks that never draw: about 0.18 on average);
-compare settings and samples of pairs at the same races per pair.
+Intervals are 95 %: Wilson's for a share of pairs (:func:`dsolve.survey.stats.share`); for a mean
+over races, the normal interval of the mean over pairs of each pair's mean (a pair's races share
+its decks, so they are not independent; the pairs are), cut to 0..1 for a share
+(:func:`dsolve.survey.stats.mean`: ``n`` is the pairs; one pair gives no interval).
+``|imbalance|`` of a fair pair is not zero at a finite number of races (20 races of two fair decks
+that never draw: about 0.18 on average); compare settings and samples of pairs at the same races
+per pair.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from ..survey.stats import mean_interval, wilson
+from ..survey.stats import mean, mean_text, quantile, share
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
-def share(count: int, n: int) -> dict:
-    """``count`` of ``n`` as a share with its Wilson interval."""
-    low, high = wilson(count, n)
-    return {"count": count, "n": n, "share": count / n if n else 0.0, "low": low, "high": high}
-
-
-def mean(values: Sequence[float], share: bool = False) -> dict:
-    """The mean of ``values`` with its interval (a single value or none: the mean itself); of
-    shares (``share``), the interval cut to 0..1."""
-    m = sum(values) / len(values) if values else 0.0
-    low, high = mean_interval(values) or (m, m)
-    if share:
-        low, high = max(low, 0.0), min(high, 1.0)
-    return {"mean": m, "low": low, "high": high}
-
-
 def quantiles(values: Sequence[float]) -> dict[str, float]:
-    """The :data:`QUANTILES` of ``values`` (the nearest rank below), keyed ``p5``, ``p25``, ..."""
-    ordered = sorted(values)
-    return {f"p{round(100 * q)}": ordered[max(0, math.ceil(q * len(ordered)) - 1)] for q in QUANTILES} \
-        if ordered else {}
+    """The :data:`QUANTILES` of ``values`` (:func:`dsolve.survey.stats.quantile`), keyed ``p5``,
+    ``p25``, ...; none without values."""
+    return {f"p{round(100 * q)}": quantile(values, q) for q in QUANTILES} if len(values) else {}
 
 
 def summarize(rows: Sequence[dict]) -> list[dict]:
@@ -59,17 +43,13 @@ def summarize(rows: Sequence[dict]) -> list[dict]:
             "imbalance": {**mean(gaps), **quantiles(gaps)},
             "abs_imbalance": {**mean([abs(g) for g in gaps]), **quantiles([abs(g) for g in gaps])},
             "uneven": share(uneven, len(group)),
-            "draws": mean([r["draws"] / r["plays"] for r in group], share=True),
+            "draws": mean([r["draws"] / r["plays"] for r in group], shares=True),
             "contributed": mean([(r["contributed_a"] + r["contributed_b"]) / 2 for r in group]),
-            "ends": {end: mean([r[end] / r["plays"] for r in group], share=True)
+            "ends": {end: mean([r[end] / r["plays"] for r in group], shares=True)
                      for end in ("finished", "blocked", "repetition", "move_limit")},
             "moves_per_race": mean([r["moves"] / r["plays"] for r in group]),
         })
     return out
-
-
-def _ci(m: dict, scale: float = 1.0, digits: int = 3) -> str:
-    return f"{scale * m['mean']:.{digits}f} [{scale * m['low']:.{digits}f}, {scale * m['high']:.{digits}f}]"
 
 
 def format_summary(summary: Sequence[dict]) -> str:
@@ -78,15 +58,15 @@ def format_summary(summary: Sequence[dict]) -> str:
     for s in summary:
         gap, absolute, uneven = s["imbalance"], s["abs_imbalance"], s["uneven"]
         spread = ", ".join(f"{k} {v:+.2f}" for k, v in gap.items() if k.startswith("p"))
-        ends = ", ".join(f"{end.replace('_', ' ')} {_ci(m, 100, 1)} %" for end, m in s["ends"].items())
+        ends = ", ".join(f"{end.replace('_', ' ')} {mean_text(m, 100, 1)} %" for end, m in s["ends"].items())
         lines += [
             f"{s['setting']}: {s['pairs']} pairs, {s['races']} races",
-            f"  imbalance (deck 1's win share - deck 2's): mean {_ci(gap)}; {spread}",
-            f"  |imbalance|: mean {_ci(absolute)}, median {absolute.get('p50', 0):.2f}, p95 {absolute.get('p95', 0):.2f}",
+            f"  imbalance (deck 1's win share - deck 2's): mean {mean_text(gap)}; {spread}",
+            f"  |imbalance|: mean {mean_text(absolute)}, median {absolute.get('p50', 0):.2f}, p95 {absolute.get('p95', 0):.2f}",
             f"  uneven pairs (imbalance interval excludes 0): {100 * uneven['share']:.1f} % "
             f"[{100 * uneven['low']:.1f}, {100 * uneven['high']:.1f}] ({uneven['count']}/{uneven['n']})",
-            f"  draws: {_ci(s['draws'], 100, 1)} % of races; cards contributed per deck: "
-            f"{_ci(s['contributed'], 1, 1)}; moves per race {_ci(s['moves_per_race'], 1, 0)}",
+            f"  draws: {mean_text(s['draws'], 100, 1)} % of races; cards contributed per deck: "
+            f"{mean_text(s['contributed'], 1, 1)}; moves per race {mean_text(s['moves_per_race'], 1, 0)}",
             f"  ends: {ends}",
         ]
     return "\n".join(lines)

@@ -17,6 +17,7 @@ are out).
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -89,7 +90,10 @@ def _red(code: int) -> bool:
     return code % 2 == 1
 
 
-_RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]  # what building looks at, by code
+# What building looks at, by code: the card's (rank, red), and the (rank, red) of a card that lies on it.
+_RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]
+_TAKES = [(_rank(code) - 1, not _red(code)) for code in range(2 * 52)]
+_Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
 
 
 @dataclass(frozen=True)
@@ -182,9 +186,7 @@ class Table:
         self.contributed = [0, 0]
         self.disturbed = [0, 0]
         self.bounced = [0, 0]
-        self._seen: list[set[int]] = [set(), set()]
-        for seat in (0, 1):
-            self._look(seat)
+        self._turned: list[set[int]] = [set(), set()]  # the stock cards each seat has turned (and seen)
 
     @classmethod
     def from_seeds(cls, seeds: Sequence[int], rules: RaceRules, convention: str = DEFAULT_CONVENTION) -> "Table":
@@ -193,80 +195,78 @@ class Table:
 
     # ------------------------------------------------------------------ rules
 
-    def targets(self, side: int) -> tuple[list[int], dict[tuple[int, bool], list[int]]]:
-        """Where a card or run may go on ``side``'s tableau: its empty piles (they take a king,
-        or a king-headed run), and its other piles by their top card's (rank, red): a card of the
-        rank below and the other colour goes there."""
-        empty: list[int] = []
-        onto: dict[tuple[int, bool], list[int]] = {}
-        for j, pile in enumerate(self.piles[side]):
-            if pile:
-                onto.setdefault(_RANK_RED[pile[-1]], []).append(j)
-            else:
-                empty.append(j)
-        return empty, onto
+    def _spots(self, seat: int) -> _Spots:
+        """Where ``seat`` may put a card or run, by its head card's (rank, red): (side, pile) pairs,
+        its own piles then, in the open race, the other's, each side's in pile order. An empty
+        pile takes a king (or a king-headed run); a pile takes the rank below its top card's in
+        the other colour."""
+        spots: _Spots = defaultdict(list)
+        for side in self._sides(seat):
+            for j, pile in enumerate(self.piles[side]):
+                if pile:
+                    spots[_TAKES[pile[-1]]].append((side, j))
+                else:
+                    spots[KING, False].append((side, j))
+                    spots[KING, True].append((side, j))
+        return spots
+
+    def _sides(self, seat: int) -> tuple[int, ...]:
+        """The tableaus ``seat`` plays on: its own, and in the open race the other's."""
+        return (seat, 1 - seat) if self.rules.variant == OPEN else (seat,)
 
     def home_pile(self, code: int) -> int | None:
         """The first foundation that takes ``code`` now, or None."""
         suit, rank = _suit(code), _rank(code)
-        return next((f for f in (suit, suit + 4) if len(self.foundations[f]) == rank), None)
+        for f in (suit, suit + 4):
+            if len(self.foundations[f]) == rank:
+                return f
+        return None
 
     def legal_moves(self, seat: int) -> list[RaceMove]:
         """Every legal move of ``seat``: from its waste, its piles (the top card, then longer
         runs), in the open race the other's piles, each source's foundation move first (one per
         suit when both of its piles would take the card) and then the piles it may go onto; then
         turn or redeal."""
-        other = 1 - seat
-        targets = self._all_targets()
+        spots = self._spots(seat)
         moves: list[RaceMove] = []
-        self._plays_from(seat, seat, WASTE, targets, moves)
-        for i in range(PILES):
-            self._plays_from(seat, seat, i, targets, moves)
-        for i in range(PILES):
-            self._plays_from(seat, other, i, targets, moves)
+        self._plays_from(seat, seat, WASTE, spots, moves)
+        for side in self._sides(seat):
+            for i in range(PILES):
+                self._plays_from(seat, side, i, spots, moves)
         self._stock_moves(seat, moves)
         return moves
 
-    def _all_targets(self) -> list[tuple[list[int], dict[tuple[int, bool], list[int]]]]:
-        return [self.targets(0), self.targets(1)]
-
-    def _plays_from(self, seat: int, src_side: int, src: int,
-                    targets: list[tuple[list[int], dict[tuple[int, bool], list[int]]]],
-                    moves: list[RaceMove]) -> None:
-        """Append ``seat``'s legal plays from one source: its waste (``src`` WASTE), a pile of its
-        own (every face-up run in sequence, shortest first) or, in the open race, the top card of
-        a pile of the other seat."""
-        sides = (seat, 1 - seat) if self.rules.variant == OPEN else (seat,)
-
-        def onward(head: int, count: int) -> None:
+    def _plays_from(self, seat: int, src_side: int, src: int, spots: _Spots, moves: list[RaceMove]) -> None:
+        """Append ``seat``'s legal plays from one source (see :meth:`_heads`): each card's
+        foundation move, then the piles it may go onto; ``spots`` is :meth:`_spots` of ``seat``."""
+        for head, count in self._heads(seat, src_side, src):
             if count == 1:
                 home = self.home_pile(head)
                 if home is not None:
                     moves.append(RaceMove(seat, PLAY, src_side, src, FOUNDATION, home, 1, head))
-            rank, red = _RANK_RED[head]
-            for side in sides:
-                empty, onto = targets[side]
-                found = empty if rank == KING else onto.get((rank + 1, not red), ())
-                moves.extend(RaceMove(seat, PLAY, src_side, src, side, j, count, head)
-                             for j in found if not (side == src_side and j == src))
+            for side, j in spots.get(_RANK_RED[head], ()):
+                if (side, j) != (src_side, src):
+                    moves.append(RaceMove(seat, PLAY, src_side, src, side, j, count, head))
 
+    def _heads(self, seat: int, src_side: int, src: int) -> list[tuple[int, int]]:
+        """What ``seat`` may move from one source, as (head card, cards in the run): from its waste
+        (``src`` WASTE) the top card; from a pile of its own every face-up run in sequence,
+        shortest first; in the open race, from a pile of the other seat the top card."""
         if src == WASTE:
-            if src_side == seat and self.waste[seat]:
-                onward(self.waste[seat][-1], 1)
-        elif src_side == seat and 0 <= src < PILES:
-            pile = self.piles[seat][src]
-            face_up = len(pile) - self.face_down[seat][src]
-            for count in range(1, face_up + 1):
-                head = pile[-count]
-                if count > 1:
-                    above = pile[-count + 1]  # the run's card lying on the head
-                    if _red(head) == _red(above) or _rank(above) + 1 != _rank(head):
-                        break  # a longer run contains this broken one
-                onward(head, count)
-        elif src_side in sides and src_side != seat and 0 <= src < PILES:
-            pile = self.piles[src_side][src]
-            if pile:
-                onward(pile[-1], 1)
+            waste = self.waste[seat]
+            return [(waste[-1], 1)] if src_side == seat and waste else []
+        if not 0 <= src < PILES or src_side not in self._sides(seat):
+            return []
+        pile = self.piles[src_side][src]
+        if src_side != seat:
+            return [(pile[-1], 1)] if pile else []
+        heads: list[tuple[int, int]] = []
+        for count in range(1, len(pile) - self.face_down[seat][src] + 1):
+            head = pile[-count]
+            if count > 1 and _RANK_RED[pile[-count + 1]] != _TAKES[head]:  # the card above is out of sequence
+                break  # a longer run contains this broken one
+            heads.append((head, count))
+        return heads
 
     def _stock_moves(self, seat: int, moves: list[RaceMove]) -> None:
         if self.stock[seat]:
@@ -286,7 +286,7 @@ class Table:
                 move = RaceMove(move.seat, PLAY, move.src_side, move.src, FOUNDATION, first, move.count, move.card)
         same: list[RaceMove] = []
         if move.kind == PLAY:
-            self._plays_from(move.seat, move.src_side, move.src, self._all_targets(), same)
+            self._plays_from(move.seat, move.src_side, move.src, self._spots(move.seat), same)
         else:
             self._stock_moves(move.seat, same)
         if move in same:
@@ -302,6 +302,7 @@ class Table:
         if move.kind == TURN:
             n = min(self.rules.draw, len(self.stock[seat]))
             self.waste[seat] += self.stock[seat][:n]
+            self._turned[seat].update(self.stock[seat][:n])
             del self.stock[seat][:n]
         elif move.kind == REDEAL:
             self.stock[seat], self.waste[seat] = self.waste[seat], []
@@ -324,13 +325,6 @@ class Table:
                 self.piles[move.dst_side][move.dst] += cards
             if other in (move.src_side, move.dst_side):
                 self.disturbed[other] += 1
-        self._look(seat)
-        self._look(other)
-
-    def _look(self, seat: int) -> None:
-        for pile, down in zip(self.piles[seat], self.face_down[seat]):
-            self._seen[seat].update(pile[down:])
-        self._seen[seat].update(self.waste[seat])
 
     # ------------------------------------------------------------------ state
 
@@ -352,7 +346,7 @@ class Table:
             seat, self.rules,
             tuple(tuple(tuple(p[d:]) for p, d in zip(self.piles[s], self.face_down[s])) for s in (0, 1)),  # type: ignore[arg-type]
             tuple(tuple(d) for d in self.face_down),  # type: ignore[arg-type]
-            tuple(c if c in self._seen[seat] else None for c in self.stock[seat]),
+            tuple(c if c in self._turned[seat] else None for c in self.stock[seat]),
             tuple(self.waste[seat]), self.waste[other][-1] if self.waste[other] else None,
             len(self.stock[other]), tuple(tuple(f) for f in self.foundations), self.passes_used[seat],
             tuple(self.legal_moves(seat)), self.disturbed[seat], self.bounced[seat])

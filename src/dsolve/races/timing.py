@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..errors import InputError
-from .table import PASS, TURN, RaceMove, RaceView, Table
+from .table import PASS, TURN, IllegalMove, RaceMove, RaceView, Table
 
 RACE, TURNS = "race", "turns"
 MODES = (RACE, TURNS)
@@ -117,15 +117,16 @@ def _race(table: Table, players: Sequence[RacePlayer], clock: Clock, rng: random
             end = BLOCKED
             break
         now, seat, move = min(live, key=lambda item: item[:2])
-        if table.problem(move) is None:
+        try:
             table.apply(move)
+        except IllegalMove:  # too late: put back
+            table.bounced[seat] += 1
+        else:
             moves.append(move)
             times.append(now)
             end = ends.after(table, seat, len(moves))
             if end is None and pending[1 - seat] is None:
                 decide(1 - seat, now)
-        else:
-            table.bounced[seat] += 1
         if end is None:
             decide(seat, now)
     return Outcome(tuple(moves), tuple(times), end, 0, (table.bounced[0], table.bounced[1]))

@@ -1,5 +1,6 @@
-"""Survey statistics: Wilson intervals, per-rule-set summaries of Klondike surveys, stats reports and
-compare tables.
+"""Survey statistics: shares with Wilson intervals and means with normal intervals (the one shape
+every stats summary uses), per-rule-set summaries of Klondike surveys, stats reports and compare
+tables.
 
 Winnability follows Blake & Gent: a deal the solver could not decide (``unknown``) is counted once
 as lost and once as won; the 95 % range runs from the lower Wilson bound with unknowns lost to the
@@ -37,6 +38,13 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def share(count: int, n: int) -> dict:
+    """``count`` of ``n`` as a share with its 95 % Wilson interval (keys n, count, share, low, high);
+    with ``n == 0`` the share is 0 and the interval 0..1."""
+    low, high = wilson(count, n)
+    return {"n": n, "count": count, "share": count / n if n else 0.0, "low": low, "high": high}
+
+
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float] | None:
     """Normal-approximation 95 % interval of the mean of ``values``; None with fewer than two."""
     n = len(values)
@@ -45,6 +53,36 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     mean = sum(values) / n
     half = z * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
     return mean - half, mean + half
+
+
+def mean(values: Sequence[float], shares: bool = False) -> dict:
+    """The mean of ``values`` with its 95 % interval (:func:`mean_interval`), keys n (how many
+    values), mean, low, high; for ``shares`` (values in 0..1) the interval cut to 0..1. One value
+    has no interval: low and high are None; no values have no mean either: mean is None too."""
+    n = len(values)
+    interval = mean_interval(values)
+    low, high = interval if interval else (None, None)
+    if shares and interval:
+        low, high = max(low, 0.0), min(high, 1.0)
+    return {"n": n, "mean": sum(values) / n if n else None, "low": low, "high": high}
+
+
+def quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile (0..1) of ``values`` by the nearest rank (the smallest value with at least
+    a share ``q`` of the values at or below it); None when there are no values."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)] if ordered else None
+
+
+def mean_text(m: dict, scale: float = 1.0, digits: int = 3) -> str:
+    """A :func:`mean` as ``0.412 [0.398, 0.426]`` (times ``scale``, ``digits`` after the point):
+    the mean alone when it has no interval, ``-`` when it has no values."""
+    if m["mean"] is None:
+        return "-"
+    text = f"{scale * m['mean']:.{digits}f}"
+    if m["low"] is None:
+        return text
+    return f"{text} [{scale * m['low']:.{digits}f}, {scale * m['high']:.{digits}f}]"
 
 
 def paired_difference_interval(first: int, second: int, n: int, z: float = Z95) -> tuple[float, float]:

@@ -232,15 +232,11 @@ cdef inline bint safe_once_back(const Config* cfg, const uint8_t* home, int slot
     that move; so a lightest winning line (weight: moves not to a foundation) never starts so,
     and the safe moves keep it no heavier (induction on the weight, then on cards out)."""
     cdef uint8_t lower[8]
-    cdef uint8_t h
     if one_deck(cfg):
         return safe_at(cfg, home, c)
     memcpy(lower, home, 8)
     lower[slot] -= depth
-    if cfg.home_slots == 8 and slot < 4 and lower[slot] < lower[slot + 4]:
-        h = lower[slot]
-        lower[slot] = lower[slot + 4]
-        lower[slot + 4] = h
+    keep_higher_first(cfg, lower, slot)
     return safe_at(cfg, lower, c)
 
 cdef bint could_come_back(const Config* cfg, const State* s, int slot) noexcept nogil:

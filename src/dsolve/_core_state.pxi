@@ -63,16 +63,21 @@ cdef inline uint8_t foundation_top(const Config* cfg, const uint8_t* home, int s
         h -= cfg.ranks
     return <uint8_t>((h - 1) * 4 + (slot & 3))
 
+cdef inline void keep_higher_first(const Config* cfg, uint8_t* home, int slot) noexcept nogil:
+    """After slot's pile lost cards: with 8 foundations, keep a suit's higher pile of two in
+    slot s (see home_slot)."""
+    cdef uint8_t h
+    if cfg.home_slots == 8 and slot < 4 and home[slot] < home[slot + 4]:
+        h = home[slot]
+        home[slot] = home[slot + 4]
+        home[slot + 4] = h
+
 cdef inline void take_home(const Config* cfg, State* s, int slot) noexcept nogil:
     """Take a foundation slot's top card off (worrying back), keeping a suit's higher pile of
-    two in slot s (see home_slot)."""
-    cdef uint8_t h
+    two in slot s (keep_higher_first)."""
     s.home[slot] -= 1
     s.total_home -= 1
-    if cfg.home_slots == 8 and slot < 4 and s.home[slot] < s.home[slot + 4]:
-        h = s.home[slot]
-        s.home[slot] = s.home[slot + 4]
-        s.home[slot + 4] = h
+    keep_higher_first(cfg, s.home, slot)
 
 cdef inline int height(const Config* cfg, const uint8_t* home, int suit) noexcept nogil:
     """Foundation height; a suit absent from a small deck counts as complete."""

@@ -56,9 +56,9 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
     ``verdicts``, ``winnable``, ``hidden`` and ``careless`` (``all_deals``: mean rate over the
     decided deals; ``winnable``: over the winnable ones; ``under_half``: the share of winnable
     deals won in under half of the plays; ``histogram``: winnable deals by win rate),
-    ``skill_gap`` (hidden less careless over winnable deals), ``traps`` (share of hidden plays that walked into a proven loss),
-    ``difficulty`` counts, and how the hidden rate relates to ``length`` and ``nodes``
-    (Spearman correlations and quartiles)."""
+    ``skill_gap`` (hidden less careless over winnable deals), ``traps`` (share of hidden plays
+    that walked into a proven loss), ``difficulty`` counts, and how the hidden rate relates to
+    ``length`` and ``nodes`` (Spearman correlations and quartiles)."""
     verdicts = Counter(r["verdict"] for r in rows)
     decided = [r for r in rows if r["verdict"] != UNKNOWN]
     won = [r for r in decided if r["verdict"] == WINNABLE]

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 
 from dsolve.survey.stats import (WinRange, format_compare, format_stats, mean, mean_interval, mean_text, quantile,
-                                 share, summarize, wilson)
+                                 quantiles, share, share_text, summarize, wilson)
 
 
 def test_wilson_matches_published_values():
@@ -59,6 +59,13 @@ def test_quantiles_by_the_nearest_rank():
     values = [7, 1, 5, 3, 9, 2, 8, 4, 6, 10]
     assert [quantile(values, q) for q in (0.0, 0.05, 0.1, 0.15, 0.5, 0.9, 0.91, 1.0)] == [1, 1, 1, 2, 5, 9, 10, 10]
     assert quantile([4.5], 0.9) == 4.5 and quantile([], 0.5) is None
+    qs = (0.0, 0.05, 0.1, 0.15, 0.5, 0.9, 0.91, 1.0)
+    assert quantiles(values, qs) == [quantile(values, q) for q in qs] and quantiles([], (0.5, 0.9)) == [None, None]
+
+
+def test_a_share_as_text():
+    assert share_text(share(1168, 2000)) == "58.40 % [56.23, 60.54] (1168/2000)"
+    assert share_text(share(0, 4), digits=1) == "0.0 % [0.0, 49.0] (0/4)"
 
 
 def test_range_counts_unknowns_lost_then_won():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 
-from ..survey.stats import mean, mean_text, quantile, share
+from ..survey.stats import mean, mean_text, quantile, share, share_text
 from .rules import TARGET
 
 
@@ -73,10 +73,6 @@ def summarize(rows: Sequence[dict], target: int = TARGET) -> dict:
     }
 
 
-def _pct(s: dict) -> str:
-    return f"{100 * s['share']:.2f} % [{100 * s['low']:.2f}, {100 * s['high']:.2f}] ({s['count']}/{s['n']})"
-
-
 def _mean_p90_text(m: dict, digits: int, interval: bool = False) -> str:
     """``mean 41.2, p90 60`` (with ``interval``, the mean's interval after it); ``-`` with no values."""
     if not m["n"]:
@@ -91,9 +87,9 @@ def format_summary(summary: dict) -> str:
     m = s["rounds_per_match"]
     lines = [
         f"rounds: {s['rounds']}",
-        f"first player wins: {_pct(s['first_player_wins'])}; of rounds someone went out: "
-        f"{_pct(s['first_player_wins_of_decided'])}",
-        f"stalemates: {_pct(s['stalemates'])}",
+        f"first player wins: {share_text(s['first_player_wins'])}; of rounds someone went out: "
+        f"{share_text(s['first_player_wins_of_decided'])}",
+        f"stalemates: {share_text(s['stalemates'])}",
         f"moves per round: {_mean_p90_text(s['moves'], 1)}",
         f"turns per round: {_mean_p90_text(s['turns'], 1)}",
         f"points per round: {_mean_p90_text(s['points'], 1)}",
@@ -103,5 +99,5 @@ def format_summary(summary: dict) -> str:
     for p in s["pairings"]:
         x, y = p["players"]
         swapped = "seats swapped" if p["seats_swapped"] else "one seating only"
-        lines.append(f"{x} vs {y} ({swapped}): {x} wins {_pct(p[x])}, {y} wins {_pct(p[y])}")
+        lines.append(f"{x} vs {y} ({swapped}): {x} wins {share_text(p[x])}, {y} wins {share_text(p[y])}")
     return "\n".join(lines)

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..survey.stats import mean, mean_text, quantile, share
+from ..survey import stats as survey_stats
+from ..survey.stats import mean, mean_text, share, share_text
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 def quantiles(values: Sequence[float]) -> dict[str, float]:
-    """The :data:`QUANTILES` of ``values`` (:func:`dsolve.survey.stats.quantile`), keyed ``p5``,
+    """The :data:`QUANTILES` of ``values`` (:func:`dsolve.survey.stats.quantiles`), keyed ``p5``,
     ``p25``, ...; none without values."""
-    return {f"p{round(100 * q)}": quantile(values, q) for q in QUANTILES} if len(values) else {}
+    if not len(values):
+        return {}
+    return {f"p{round(100 * q)}": x for q, x in zip(QUANTILES, survey_stats.quantiles(values, QUANTILES))}
 
 
 def summarize(rows: Sequence[dict]) -> list[dict]:
@@ -63,8 +66,7 @@ def format_summary(summary: Sequence[dict]) -> str:
             f"{s['setting']}: {s['pairs']} pairs, {s['races']} races",
             f"  imbalance (deck 1's win share - deck 2's): mean {mean_text(gap)}; {spread}",
             f"  |imbalance|: mean {mean_text(absolute)}, median {absolute.get('p50', 0):.2f}, p95 {absolute.get('p95', 0):.2f}",
-            f"  uneven pairs (imbalance interval excludes 0): {100 * uneven['share']:.1f} % "
-            f"[{100 * uneven['low']:.1f}, {100 * uneven['high']:.1f}] ({uneven['count']}/{uneven['n']})",
+            f"  uneven pairs (imbalance interval excludes 0): {share_text(uneven, digits=1)}",
             f"  draws: {mean_text(s['draws'], 100, 1)} % of races; cards contributed per deck: "
             f"{mean_text(s['contributed'], 1, 1)}; moves per race {mean_text(s['moves_per_race'], 1, 0)}",
             f"  ends: {ends}",

@@ -67,11 +67,16 @@ def mean(values: Sequence[float], shares: bool = False) -> dict:
     return {"n": n, "mean": sum(values) / n if n else None, "low": low, "high": high}
 
 
-def quantile(values: Sequence[float], q: float) -> float | None:
-    """The ``q`` quantile (0..1) of ``values`` by the nearest rank (the smallest value with at least
-    a share ``q`` of the values at or below it); None when there are no values."""
+def quantiles(values: Sequence[float], qs: Sequence[float]) -> list[float | None]:
+    """The quantiles ``qs`` (each 0..1) of ``values`` by the nearest rank (the smallest value with
+    at least a share ``q`` of the values at or below it), sorting once; None each without values."""
     ordered = sorted(values)
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)] if ordered else None
+    return [ordered[max(0, math.ceil(q * len(ordered)) - 1)] if ordered else None for q in qs]
+
+
+def quantile(values: Sequence[float], q: float) -> float | None:
+    """The ``q`` quantile of ``values`` (:func:`quantiles`)."""
+    return quantiles(values, (q,))[0]
 
 
 def mean_text(m: dict, scale: float = 1.0, digits: int = 3) -> str:
@@ -83,6 +88,13 @@ def mean_text(m: dict, scale: float = 1.0, digits: int = 3) -> str:
     if m["low"] is None:
         return text
     return f"{text} [{scale * m['low']:.{digits}f}, {scale * m['high']:.{digits}f}]"
+
+
+def share_text(s: dict, digits: int = 2) -> str:
+    """A :func:`share` as a percentage with its interval and counts: ``58.40 % [56.22, 60.53]
+    (1168/2000)`` (``digits`` after the point)."""
+    return (f"{100 * s['share']:.{digits}f} % [{100 * s['low']:.{digits}f}, {100 * s['high']:.{digits}f}] "
+            f"({s['count']}/{s['n']})")
 
 
 def paired_difference_interval(first: int, second: int, n: int, z: float = Z95) -> tuple[float, float]:

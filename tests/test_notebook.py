@@ -185,6 +185,9 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
     assert "plays=2 (picked pairs): uneven " in text and "plays=2 (random pairs): uneven " in text
     assert "draw=1,passes=unlimited mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
     assert "1 open survey(s) compared" in text
+    assert ("locked,draw=3,passes=unlimited mode=race players=careless,careless plays=2:\n"
+            "  random     3 pairs: |imbalance| ") in text and "\n  picked     2 pairs: |imbalance| " in text
+    assert "1 survey(s) of picked pairs" in text
     assert len(figures) == 2
 
 

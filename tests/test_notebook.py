@@ -177,17 +177,21 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
         race_survey(tmp_path / name, range(1, 4), RaceSetup(RaceRules(variant, draw), players=careless), 2, jobs=1)
     race_survey(tmp_path / "picked", range(1, 3), RaceSetup(RaceRules("locked", 3), players=careless), 2,
                 listed=[(5, 9), (8, 3)], jobs=1)
-    names = ("locked3", "open1", "locked1", "picked")
+    race_survey(tmp_path / "picked60", range(1, 2), RaceSetup(RaceRules("locked", 3), players=careless), 2,
+                listed=[(5, 9)], jobs=1)  # pairs picked with another race check: the same setting
+    names = ("locked3", "open1", "locked1", "picked", "picked60")
     monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
     text, figures = execute(monkeypatch, RACES_NOTEBOOK)
     for name in names:
         assert format_summary(summarize_races(open_races(tmp_path / name).rows.to_pylist())) in text
-    assert "plays=2 (picked pairs): uneven " in text and "plays=2 (random pairs): uneven " in text
+    assert "plays=2 (picked pairs: picked): uneven " in text and "plays=2 (random pairs): uneven " in text
     assert "draw=1,passes=unlimited mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
     assert "1 open survey(s) compared" in text
     assert ("locked,draw=3,passes=unlimited mode=race players=careless,careless plays=2:\n"
-            "  random     3 pairs: |imbalance| ") in text and "\n  picked     2 pairs: |imbalance| " in text
-    assert "1 survey(s) of picked pairs" in text
+            f"  {'random pairs':<40}     3 pairs: |imbalance| ") in text
+    assert f"\n  {'picked pairs: picked':<40}     2 pairs: |imbalance| " in text
+    assert f"\n  {'picked pairs: picked60':<40}     1 pairs: |imbalance| " in text
+    assert "2 survey(s) of picked pairs" in text
     assert len(figures) == 2
 
 

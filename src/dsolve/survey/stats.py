@@ -91,7 +91,7 @@ def mean_text(m: dict, scale: float = 1.0, digits: int = 3) -> str:
 
 
 def share_text(s: dict, digits: int = 2) -> str:
-    """A :func:`share` as a percentage with its interval and counts: ``58.40 % [56.22, 60.53]
+    """A :func:`share` as a percentage with its interval and counts: ``58.40 % [56.23, 60.54]
     (1168/2000)`` (``digits`` after the point)."""
     return (f"{100 * s['share']:.{digits}f} % [{100 * s['low']:.{digits}f}, {100 * s['high']:.{digits}f}] "
             f"({s['count']}/{s['n']})")

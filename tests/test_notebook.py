@@ -16,6 +16,7 @@ import dsolve
 from dsolve.klondike import api
 from dsolve.crapette.rows import summarize_survey, survey
 from dsolve.players.grade import grading_options
+from dsolve.players.hidden import HiddenOptions
 from dsolve.races.race import RaceSetup
 from dsolve.races.table import RaceRules
 from dsolve.races.rows import open_races, survey as race_survey
@@ -179,7 +180,9 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
                 listed=[(5, 9), (8, 3)], jobs=1)
     race_survey(tmp_path / "picked60", range(1, 2), RaceSetup(RaceRules("locked", 3), players=careless), 2,
                 listed=[(5, 9)], jobs=1)  # pairs picked with another race check: the same setting
-    names = ("locked3", "open1", "locked1", "picked", "picked60")
+    race_survey(tmp_path / "hidden", range(1, 4), RaceSetup(RaceRules("locked", 3), players=("hidden", "hidden"),
+                                                             hidden=HiddenOptions(samples=2, max_nodes=200)), 2, jobs=1)
+    names = ("locked3", "open1", "locked1", "picked", "picked60", "hidden")
     monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
     text, figures = execute(monkeypatch, RACES_NOTEBOOK)
     for name in names:
@@ -192,6 +195,10 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
     assert f"\n  {'picked pairs: picked':<40}     2 pairs: |imbalance| " in text
     assert f"\n  {'picked pairs: picked60':<40}     1 pairs: |imbalance| " in text
     assert "2 survey(s) of picked pairs" in text
+    assert ("locked,draw=3,passes=unlimited mode=race plays=2: 3 pairs raced by both\n  hidden       3 pairs: "
+            "|imbalance| ") in text and "\n  careless     3 pairs: |imbalance| " in text
+    assert "\n  a pair's imbalance under the two players: correlation " in text
+    assert "1 survey(s) of hidden players compared" in text
     assert len(figures) == 2
 
 

@@ -4,7 +4,7 @@
 # Lane B (issue 22): double-solitaire race surveys of 2,000 random pairs with careless players
 #   (locked draw 3, open draw 1: what the issue asks; locked draw 1 on the first 1,000 pairs to set
 #   open against locked at the same draw), then pairs picked from seeds 1..2000 (a 20-race check, then 60),
-#   then hidden against careless players on pairs 1..40.
+#   then hidden against careless players on pairs 1..100.
 # Lane C (issue 21): the Double Klondike table, 8 rule sets x seeds 1..10000, then its unknowns again.
 # Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
 # one; LANES: which lanes, default AB). Run from a checkout with the core built: nohup setsid bash data/evidence.sh &
@@ -30,9 +30,9 @@ laneB() {
   $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --out data/picks/pairs-locked3-60.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
   rm -r data/picks/pairs-locked3-60.csv.grades   # the copy (rerunning the lane copies it again)
   $D race survey --pairs-file data/picks/pairs-locked3-60.csv --sampling-seed 1 --variant locked --draw 3 --players careless --plays 20 --out data/surveys/race-picked60-locked3-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
-  # do careful players see the decks as the careless ones do? pairs 1..40, 10 races each, both players
+  # do careful players see the decks as the careless ones do? pairs 1..100, 10 races each, both players
   for p in hidden careless; do
-    $D race survey --pairs 1-40 --variant locked --draw 3 --players $p --plays 10 --out data/surveys/race-locked3-$p-10 --jobs 1 >> /tmp/evidence-races.log 2>&1
+    $D race survey --pairs 1-100 --variant locked --draw 3 --players $p --plays 10 --out data/surveys/race-locked3-$p-10 --jobs 1 >> /tmp/evidence-races.log 2>&1
   done
 }
 laneC() {

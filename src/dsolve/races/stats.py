@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..survey import stats as survey_stats
-from ..survey.stats import mean, mean_text, share, share_text
+from ..survey.stats import mean, mean_text, quantiles as nearest_rank_quantiles, share, share_text
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -25,7 +24,7 @@ def quantiles(values: Sequence[float]) -> dict[str, float]:
     ``p25``, ...; none without values."""
     if not len(values):
         return {}
-    return {f"p{round(100 * q)}": x for q, x in zip(QUANTILES, survey_stats.quantiles(values, QUANTILES))}
+    return {f"p{round(100 * q)}": x for q, x in zip(QUANTILES, nearest_rank_quantiles(values, QUANTILES))}
 
 
 def summarize(rows: Sequence[dict]) -> list[dict]:

@@ -1,6 +1,5 @@
 """Double solitaire: two seats, each with its own deck and Klondike layout, racing on eight shared
-foundations (``../shared/seeds/double-solitaire-open-race.txt`` and
-``simultaneous-solitaire-fr.txt``).
+foundations (the open race, and the locked race of Simultaneous Solitaire).
 
 ``table.py`` the two-seat game and its legal moves; ``referee.py`` an independent replay of a race
 record; ``timing.py`` the simultaneous-race clock and the turn-based mode; ``players.py`` the seat

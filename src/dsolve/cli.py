@@ -905,15 +905,17 @@ def _show_survey_stats(found: Any, summary: dict, count: int, unit: str, text: s
 @click.option("--timeout", type=_Limit(), metavar="S",
               help="seconds for the solve (with --hints: to decide each move, default 10)")
 @click.option("--memory", type=_Limit(), metavar="MB", help=f"memory for the transposition tables ({_MEMORY_HELP})")
+@click.option("--max-nodes", type=_Limit(integer=True), metavar="N",
+              help="give up after N positions (per move with --hints)")
 def view(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None, hints: bool,
          race_file: str | None, crapette_file: str | None, index: int, out: str | None, svg_out: str | None,
-         timeout: float | None, memory: float | None, **rules: Any) -> None:
+         timeout: float | None, memory: float | None, max_nodes: int | None, **rules: Any) -> None:
     """Draw a game as a page to step through in a browser: a deal's winning line (SEED or --file,
     under the rules options), its hints (--hints), a race record (--race) or a Crapette round
     record (--crapette). The page is one HTML file, cards drawn inline; buttons and the arrow,
     Home and End keys step through it.
 
-    A deal that is not won (unwinnable, or unknown within --timeout) gets a page of the deal
+    A deal that is not won (unwinnable, or unknown within --timeout or --max-nodes) gets a page of the deal
     alone and a line saying so; the exit code is then that of 'dsolve check' (0, or 3 unknown)."""
     from .view import page as pages
 
@@ -945,10 +947,11 @@ def view(seed: str | None, convention: str | None, deal_file: str | None, shape:
         if svg_out is not None:
             frames = [pages.Frame(pictures.board(deal, chosen.draw), "the deal")]
         elif hints:
-            found = find_hints(deal, chosen, timeout=10.0 if timeout is None else timeout, memory_mb=memory)
+            found = find_hints(deal, chosen, timeout=10.0 if timeout is None else timeout, memory_mb=memory,
+                               max_nodes=max_nodes)
             frames, title = pictures.hint_frames(deal, chosen, found), f"Hints: {title}"
         else:
-            result = solve(deal, chosen, timeout=timeout, memory_mb=memory)
+            result = solve(deal, chosen, timeout=timeout, memory_mb=memory, max_nodes=max_nodes)
             if result.verdict == "winnable":
                 frames, title = pictures.line_frames(deal, chosen, result.moves), f"Winning line: {title}"
             else:

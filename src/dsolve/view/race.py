@@ -38,7 +38,7 @@ def replay(record: dict) -> tuple[Table, list[RaceMove]]:
             return table, [parse_race_move(text) for text in record["moves"]]
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         raise InputError(f"not a race record: {type(err).__name__} {err}") from None
-    raise InputError(f"not a lawful race record: {verdict.error}")
+    raise InputError(f"not a race record the referee passes: {verdict.error}")
 
 
 def _place(move: RaceMove, side: int, pile: int) -> str:

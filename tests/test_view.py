@@ -32,7 +32,8 @@ RACES = Path(__file__).parent / "data" / "race-records.jsonl.gz"
 
 
 class _Frames(HTMLParser):
-    """Per frame of a page: its caption, the symbols its cards use by class, its count labels."""
+    """Per frame of a page: its caption, the symbols its cards use by class, its count labels, and
+    its outlines of what the last move put down."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,7 +47,10 @@ class _Frames(HTMLParser):
             if a.get(name) and not a[name].startswith("#"):
                 self.links.append(a[name])
         if tag == "div" and a.get("class") == "frame":
-            self.frames.append({"caption": a["data-caption"], "hidden": "hidden" in a, "uses": {}, "counts": []})
+            self.frames.append({"caption": a["data-caption"], "hidden": "hidden" in a, "uses": {}, "counts": [],
+                                "moved": 0})
+        elif tag == "rect" and a.get("class") == "moved":
+            self.frames[-1]["moved"] += 1
         elif tag == "use" and self.frames:
             self.frames[-1]["uses"].setdefault(a["class"], []).append(a["href"][1:])
         self._counting = tag == "text" and a.get("class") == "count"
@@ -86,6 +90,7 @@ def test_winning_line_frames_are_the_referees_positions(tmp_path):
         if number:
             notation = re.fullmatch(rf"{number}\. (.+?): .+", frame["caption"]).group(1)
             game.apply(parse_move(notation))  # the referee plays the move the frame names
+        assert frame["moved"] == (1 if number else 0)
         assert len(frame["uses"].get("down", [])) == sum(game.face_down)
         up = [card_name(c) for pile, down in zip(game.piles, game.face_down) for c in pile[down:]]
         assert cards(frame, "up") == up
@@ -134,6 +139,7 @@ def test_race_frames_are_the_race_referees_positions(tmp_path):
                 text = record["moves"][number - 1]
                 assert frame["caption"].startswith(f"{number}. {text}: seat {text[0]} ")
                 race.play(text)
+            assert frame["moved"] == (0 if number == 0 or text.endswith(" pass") else 1)
             assert len(frame["uses"].get("down", [])) == sum(sum(seat.down) for seat in race.seats)
             assert home_total(frame) == sum(map(len, race.found))
             up = [f"{'ab'[o]}{card_name(c)}" for seat in race.seats for pile, down in zip(seat.piles, seat.down)
@@ -154,6 +160,7 @@ def test_crapette_frames_are_the_engines_positions(tmp_path):
     for number, frame in enumerate(frames):
         if number:
             again.play_text(record["moves"][number - 1])
+        assert frame["moved"] == (0 if number == 0 or record["moves"][number - 1] == "pass" else 1)
         t = again.table
         assert home_total(frame) == sum(map(len, t.found))
         assert len(frame["uses"].get("down", [])) == sum(1 for seat in (0, 1) if t.down[seat])
@@ -210,7 +217,8 @@ def test_bad_input_is_one_error_line(tmp_path):
     record = _race_records()[0]
     record["moves"][3] = "A a1>f5 KSa"
     (tmp_path / "foul.json").write_text(json.dumps(record))
-    assert "not a race record the referee passes: step 4" in fails("view", "--race", str(tmp_path / "foul.json"), "--out", page)
+    refused = fails("view", "--race", str(tmp_path / "foul.json"), "--out", page)
+    assert "not a race record the referee passes: step 4" in refused
     rnd = rounds.round_record(rounds.play_round(2), ("greedy", "greedy"))
     rnd["moves"][0] = "draw KS"
     (tmp_path / "foul-round.json").write_text(json.dumps(rnd))

@@ -5,8 +5,8 @@ back, the top face up), draw piles, wastes and drawn card, the eight houses and 
 foundations, and which seat moved."""
 from __future__ import annotations
 
-from ..crapette.game import (DISCARD, DRAW, FOUNDATION, HAND, OPP_RESERVE, OPP_WASTE, PASS, RESERVE, SEATS,
-                             TURN, Move, Round, Table)
+from ..crapette.game import (DISCARD, DRAW, DRAW_PILE, FOUNDATION, HAND, OPP_RESERVE, OPP_WASTE, PASS, PLAY,
+                             RESERVE, SEATS, TURN, WASTE, Move, Round, Table)
 from ..crapette.rounds import replay_record
 from ..crapette.rules import Options, name
 from ..errors import InputError
@@ -46,8 +46,18 @@ def _card(x: float, y: float, card: int, cls: str = "up") -> str:
     return svg.card(x, y, card % 52, card // 52, cls)
 
 
-def _seat_row(table: Table, seat: int, player: str, top: float, mover: int | None) -> list[str]:
+def _marked(move: Move | None, seat: int, mover: int | None) -> int | None:
+    """Which of ``seat``'s places the last move put a card on: RESERVE, DRAW_PILE, WASTE, HAND or None."""
+    if move is None:
+        return None
+    if seat == mover:
+        return {DRAW: HAND, DISCARD: WASTE, TURN: DRAW_PILE}.get(move.kind)
+    return {OPP_RESERVE: RESERVE, OPP_WASTE: WASTE}.get(move.dst) if move.kind == PLAY else None
+
+
+def _seat_row(table: Table, seat: int, player: str, top: float, move: Move | None, mover: int | None) -> list[str]:
     moved = seat == mover
+    mark = _marked(move, seat, mover)
     parts = [svg.label(MARGIN, top + 12, f"seat {SEATS[seat]} ({player}): {table.left(seat)} cards left to score"
                        + (", moved" if moved else ""), 14, bold=moved, colour=_MOVER if moved else "#f4f4ea")]
     y, x = top + 22, MARGIN
@@ -58,6 +68,8 @@ def _seat_row(table: Table, seat: int, player: str, top: float, mover: int | Non
         parts.append(svg.back(x, y, seat))
     if len(reserve) > down:
         parts.append(_card(x + (18 if down else 0), y, reserve[-1]))
+        if mark == RESERVE:
+            parts.append(svg.mark(x + (18 if down else 0), y))
     if reserve:
         parts.append(svg.count(x, y, len(reserve)))
     x += 2 * svg.STEP
@@ -65,25 +77,35 @@ def _seat_row(table: Table, seat: int, player: str, top: float, mover: int | Non
         parts += [svg.back(x, y, seat, "stock"), svg.count(x, y, len(table.draw[seat]))]
     else:
         parts.append(svg.place(x, y, "draw"))
+    if mark == DRAW_PILE:
+        parts.append(svg.mark(x, y))
     x += svg.STEP
     if table.waste[seat]:
         parts += [_card(x, y, table.waste[seat][-1], "waste"), svg.count(x, y, len(table.waste[seat]))]
     else:
         parts.append(svg.place(x, y, "waste"))
+    if mark == WASTE:
+        parts.append(svg.mark(x, y))
     x += svg.STEP
     if table.hand >= 0 and table.turn == seat:
         parts += [_card(x, y, table.hand), svg.label(x + svg.CARD_W / 2, y + svg.CARD_H + 14, "drawn", 12, "middle")]
+        if mark == HAND:
+            parts.append(svg.mark(x, y))
     return parts
 
 
-def board(table: Table, players: tuple[str, str], mover: int | None = None) -> str:
+def board(table: Table, players: tuple[str, str], move: Move | None = None, mover: int | None = None) -> str:
     """The Crapette table as an ``<svg>``: seat B's row on top, the foundations, the houses
-    (1-4 dealt by A, 5-8 by B), seat A's row at the bottom; ``mover`` is named in yellow."""
-    parts = _seat_row(table, 1, players[1], MARGIN, mover)
+    (1-4 dealt by A, 5-8 by B), seat A's row at the bottom; ``mover`` (the seat that made
+    ``move``, the move that led here) is named in yellow and what the move put down is outlined."""
+    played = move.dst if move is not None and move.kind == PLAY else None
+    parts = _seat_row(table, 1, players[1], MARGIN, move, mover)
     top = MARGIN + _ROW
     for f, pile in enumerate(table.found):
         x = MARGIN + f * svg.STEP
         parts.append(_card(x, top, pile[-1], "home") if pile else svg.place(x, top, "found"))
+        if played == FOUNDATION and pile and move is not None and pile[-1] == move.card:
+            parts.append(svg.mark(x, top))
     top += svg.CARD_H + 30
     for h, pile in enumerate(table.houses):
         x, y = MARGIN + h * svg.STEP, top
@@ -93,8 +115,10 @@ def board(table: Table, players: tuple[str, str], mover: int | None = None) -> s
         for card in pile:
             parts.append(_card(x, y, card))
             y += svg.UP_GAP
+        if played == h:
+            parts.append(svg.mark(x, y - svg.UP_GAP))
     top += _HOUSE_DEPTH + 12
-    parts += _seat_row(table, 0, players[0], top, mover)
+    parts += _seat_row(table, 0, players[0], top, move, mover)
     return svg.svg("".join(parts), _WIDTH, top + _ROW + MARGIN)
 
 
@@ -113,7 +137,8 @@ def frames(record: dict) -> list[Frame]:
     for k, text in enumerate(moves, 1):
         seat = rnd.turn
         move = rnd.play_text(text)
-        out.append(Frame(board(rnd.table, players, seat), f"{k}. seat {SEATS[seat]}: {move}: {describe(move, seat)}"))
+        out.append(Frame(board(rnd.table, players, move, seat),
+                         f"{k}. seat {SEATS[seat]}: {move}: {describe(move, seat)}"))
     return out
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from ..cards import card_name
 from ..errors import InputError
 from ..races import referee
-from ..races.table import FOUNDATION, PASS, PLAY, REDEAL, SEATS, TURN, WASTE, RaceMove, RaceRules, Table, parse_race_move
+from ..races.table import (FOUNDATION, PASS, PLAY, REDEAL, SEATS, TURN, WASTE, RaceMove, RaceRules, Table,
+                           parse_race_move)
 from ..rules import parse_draw, parse_passes
 from . import svg
 from .page import Frame
@@ -41,7 +42,7 @@ def replay(record: dict) -> tuple[Table, list[RaceMove]]:
     raise InputError(f"not a race record the referee passes: {verdict.error}")
 
 
-def _place(move: RaceMove, side: int, pile: int) -> str:
+def _place(side: int, pile: int) -> str:
     if side == FOUNDATION:
         return f"foundation {pile + 1}"
     if pile == WASTE:
@@ -60,16 +61,20 @@ def describe(move: RaceMove, table: Table) -> str:
         return f"{who} passes"
     run = f" ({move.count} cards)" if move.count > 1 else ""
     return (f"{who} plays {card_name(move.card % 52)} of {SEATS[move.card // 52]}'s deck{run} from "
-            f"{_place(move, move.src_side, move.src)} to {_place(move, move.dst_side, move.dst)}")
+            f"{_place(move.src_side, move.src)} to {_place(move.dst_side, move.dst)}")
 
 
 def _card(x: float, y: float, code: int, cls: str = "up") -> str:
     return svg.card(x, y, code % 52, code // 52, cls)
 
 
-def board(table: Table, players: tuple[str, str], mover: int | None = None) -> str:
+def board(table: Table, players: tuple[str, str], moved: RaceMove | None = None) -> str:
     """The race table as an ``<svg>``: seat A on the left, B on the right, the foundations
-    between their stocks; ``mover`` (the seat whose move led here) is named in yellow."""
+    between their stocks; the seat that made ``moved`` (the move that led here) is named in
+    yellow, and what the move put down is outlined."""
+    mover = None if moved is None else moved.seat
+    kind = None if moved is None else moved.kind
+    play = moved if moved is not None and moved.kind == PLAY else None
     parts = []
     halves = (MARGIN, MARGIN + 7 * svg.STEP + _GAP)
     for seat, left in enumerate(halves):
@@ -84,12 +89,16 @@ def board(table: Table, players: tuple[str, str], mover: int | None = None) -> s
             parts += [svg.back(stock_x, _TOP, seat, "stock"), svg.count(stock_x, _TOP, len(table.stock[seat]))]
         else:
             parts.append(svg.place(stock_x, _TOP, "stock"))
+        if kind == REDEAL and seat == mover:
+            parts.append(svg.mark(stock_x, _TOP))
         shown = table.waste[seat][-table.rules.draw:]
         if not shown:
             parts.append(svg.place(waste_x, _TOP, "waste"))
         parts += [_card(waste_x + k * _FAN, _TOP, code, "waste") for k, code in enumerate(shown)]
         if table.waste[seat]:
             parts.append(svg.count(waste_x, _TOP, len(table.waste[seat])))
+        if kind == TURN and seat == mover:
+            parts.append(svg.mark(waste_x + (len(shown) - 1) * _FAN, _TOP))
         for i, (pile, down) in enumerate(zip(table.piles[seat], table.face_down[seat])):
             x, y = left + i * svg.STEP, _TABLEAU
             parts.append(svg.label(x + svg.CARD_W / 2, _TABLEAU - 8, f"{SEATS[seat].lower()}{i + 1}", 12,
@@ -98,11 +107,15 @@ def board(table: Table, players: tuple[str, str], mover: int | None = None) -> s
                 parts.append(svg.place(x, y))
             for k, code in enumerate(pile):
                 parts.append(svg.back(x, y, code // 52) if k < down else _card(x, y, code))
+                if play is not None and (play.dst_side, play.dst) == (seat, i) and k == len(pile) - play.count:
+                    parts.append(svg.mark(x, y, (play.count - 1) * svg.UP_GAP + svg.CARD_H))
                 y += svg.DOWN_GAP if k < down else svg.UP_GAP
     first = _WIDTH / 2 - (8 * svg.STEP - (svg.STEP - svg.CARD_W)) / 2
     for f, pile in enumerate(table.foundations):
         x = first + f * svg.STEP
         parts.append(_card(x, _TOP, pile[-1], "home") if pile else svg.place(x, _TOP, f"f{f + 1}"))
+        if play is not None and (play.dst_side, play.dst) == (FOUNDATION, f):
+            parts.append(svg.mark(x, _TOP))
     longest = max(len(p) * svg.UP_GAP for side in table.piles for p in side)
     return svg.svg("".join(parts), _WIDTH, _TABLEAU + svg.CARD_H + longest + MARGIN)
 
@@ -116,7 +129,7 @@ def frames(record: dict) -> list[Frame]:
     for k, move in enumerate(moves, 1):
         if move.kind != PASS:
             table.apply(move)
-        out.append(Frame(board(table, players, move.seat), f"{k}. {move}: {describe(move, table)}"))
+        out.append(Frame(board(table, players, move), f"{k}. {move}: {describe(move, table)}"))
     return out
 
 

@@ -95,3 +95,9 @@ def standalone(element: str, decks: int = 1) -> str:
     """An :func:`svg` element made a picture of its own: the card symbols of ``decks`` decks put in."""
     head, sep, rest = element.partition(">")
     return f"{head}{sep}{defs(decks)}{rest}"
+
+
+def mark(x: float, y: float, height: float = CARD_H) -> str:
+    """A yellow outline around what the last move put at (x, y), ``height`` high (a run's fan)."""
+    return (f'<rect x="{x - 2:g}" y="{y - 2:g}" width="{CARD_W + 4}" height="{height + 4:g}" rx="6" fill="none" '
+            f'stroke="#ffd34d" stroke-width="3" class="moved"/>')

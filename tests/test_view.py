@@ -255,3 +255,11 @@ def test_a_browser_steps_the_page_with_the_arrow_keys(tmp_path):
                    capture_output=True, timeout=120, check=True)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 
+
+
+def test_the_docs_picture_is_what_the_renderer_draws(tmp_path):
+    out = tmp_path / "board.svg"
+    ok("view", "1", "--svg", str(out))
+    docs = Path(__file__).resolve().parents[1] / "docs" / "img" / "board.svg"
+    assert docs.read_text(encoding="utf-8") == out.read_text(encoding="utf-8"), \
+        "remake it: dsolve view 1 --svg docs/img/board.svg"

@@ -944,20 +944,25 @@ def view(seed: str | None, convention: str | None, deal_file: str | None, shape:
         deal = choose_deal(seed, convention, deal_file, shape, chosen.decks)
         title = deal_file or f"Deal {int(seed) if seed else 1} ({convention or DEFAULT_CONVENTION})"
         summary, decks = str(chosen), 1
+        try:
+            if svg_out is None and hints:
+                found = find_hints(deal, chosen, timeout=10.0 if timeout is None else timeout, memory_mb=memory,
+                                   max_nodes=max_nodes)
+            elif svg_out is None:
+                result = solve(deal, chosen, timeout=timeout, memory_mb=memory, max_nodes=max_nodes)
+        except KeyboardInterrupt:
+            click.echo("dsolve: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         if svg_out is not None:
             frames = [pages.Frame(pictures.board(deal, chosen.draw), "the deal")]
         elif hints:
-            found = find_hints(deal, chosen, timeout=10.0 if timeout is None else timeout, memory_mb=memory,
-                               max_nodes=max_nodes)
             frames, title = pictures.hint_frames(deal, chosen, found), f"Hints: {title}"
+        elif result.verdict == "winnable":
+            frames, title = pictures.line_frames(deal, chosen, result.moves), f"Winning line: {title}"
         else:
-            result = solve(deal, chosen, timeout=timeout, memory_mb=memory, max_nodes=max_nodes)
-            if result.verdict == "winnable":
-                frames, title = pictures.line_frames(deal, chosen, result.moves), f"Winning line: {title}"
-            else:
-                note = f"{title}: {result.describe()}; no winning line to show, the page holds the deal alone"
-                frames = [pages.Frame(pictures.board(deal, chosen.draw), f"the deal: {result.describe()}")]
-                status = EXIT_DECIDED if result.decided else EXIT_UNKNOWN
+            note = f"{title}: {result.describe()}; no winning line to show, the page holds the deal alone"
+            frames = [pages.Frame(pictures.board(deal, chosen.draw), f"the deal: {result.describe()}")]
+            status = EXIT_DECIDED if result.decided else EXIT_UNKNOWN
     if svg_out is not None:
         from .view.svg import standalone
 

@@ -885,3 +885,90 @@ def _show_survey_stats(found: Any, summary: dict, count: int, unit: str, text: s
         rate = f", {count / wall.seconds:.4g} {unit}/s" if wall.seconds > 0 else ""
         click.echo(f"{found.manifest.describe(found.rows.num_rows)}\n{wall.describe(found.manifest.kind.unit)}{rate}"
                    f"\n\n{text}")
+
+
+# --- view --------------------------------------------------------------------------------------
+
+@main.command(cls=_SeedCommand)
+@deal_options
+@rules_options
+@click.option("--hints", is_flag=True, help="picture the deal's hints: the board after each legal move, "
+                                            "marked keeps / loses / unknown")
+@click.option("--race", "race_file", metavar="RECORD",
+              help="picture a double-solitaire race record (JSON, or JSON lines, gzipped or not)")
+@click.option("--crapette", "crapette_file", metavar="RECORD",
+              help="picture a Crapette round record ('dsolve crapette play SEED --json'; a match's: see --index)")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="the N-th record of a RECORD file holding several (a line each, or a match's rounds)")
+@click.option("--out", metavar="PAGE", help="write the stepping page (HTML) to PAGE")
+@click.option("--svg", "svg_out", metavar="FILE", help="write the first board only, as a standalone SVG")
+@click.option("--timeout", type=_Limit(), metavar="S",
+              help="seconds for the solve (with --hints: to decide each move, default 10)")
+@click.option("--memory", type=_Limit(), metavar="MB", help=f"memory for the transposition tables ({_MEMORY_HELP})")
+@click.option("--max-nodes", type=_Limit(integer=True), metavar="N",
+              help="give up after N positions (per move with --hints)")
+def view(seed: str | None, convention: str | None, deal_file: str | None, shape: str | None, hints: bool,
+         race_file: str | None, crapette_file: str | None, index: int, out: str | None, svg_out: str | None,
+         timeout: float | None, memory: float | None, max_nodes: int | None, **rules: Any) -> None:
+    """Draw a game as a page to step through in a browser: a deal's winning line (SEED or --file,
+    under the rules options), its hints (--hints), a race record (--race) or a Crapette round
+    record (--crapette). The page is one HTML file, cards drawn inline; buttons and the arrow,
+    Home and End keys step through it.
+
+    A deal that is not won (unwinnable, or unknown within --timeout or --max-nodes) gets a page of the deal
+    alone and a line saying so; the exit code is then that of 'dsolve check' (0, or 3 unknown)."""
+    from .view import page as pages
+
+    if (out is None) == (svg_out is None):
+        raise InputError("give --out PAGE or --svg FILE (one of them)")
+    records = [name for name, given in (("--race", race_file), ("--crapette", crapette_file)) if given]
+    klondike = [name for name, given in (("SEED", seed), ("--file", deal_file), ("--hints", hints)) if given]
+    if len(records) > 1 or (records and klondike):
+        raise InputError(f"{' and '.join(records + klondike)} picture different games: give one")
+    status, note = EXIT_DECIDED, None
+    if records:
+        from .view import crapette as crapette_pictures, race as race_pictures
+        from .view.records import read_record
+
+        pictures = race_pictures if race_file else crapette_pictures
+        path = race_file or crapette_file
+        record = read_record(path, index)  # type: ignore[arg-type]
+        frames = pictures.frames(record)
+        title = f"{'Race' if race_file else 'Crapette round'}: {path}"
+        summary, decks = pictures.summary(record), 2
+    else:
+        from .klondike.api import hints as find_hints, solve
+        from .view import klondike as pictures
+
+        chosen = choose_rules(**rules)
+        deal = choose_deal(seed, convention, deal_file, shape, chosen.decks)
+        title = deal_file or f"Deal {int(seed) if seed else 1} ({convention or DEFAULT_CONVENTION})"
+        summary, decks = str(chosen), 1
+        try:
+            if svg_out is None and hints:
+                found = find_hints(deal, chosen, timeout=10.0 if timeout is None else timeout, memory_mb=memory,
+                                   max_nodes=max_nodes)
+            elif svg_out is None:
+                result = solve(deal, chosen, timeout=timeout, memory_mb=memory, max_nodes=max_nodes)
+        except KeyboardInterrupt:
+            click.echo("dsolve: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        if svg_out is not None:
+            frames = [pages.Frame(pictures.board(deal, chosen.draw), "the deal")]
+        elif hints:
+            frames, title = pictures.hint_frames(deal, chosen, found), f"Hints: {title}"
+        elif result.verdict == "winnable":
+            frames, title = pictures.line_frames(deal, chosen, result.moves), f"Winning line: {title}"
+        else:
+            note = f"{title}: {result.describe()}; no winning line to show, the page holds the deal alone"
+            frames = [pages.Frame(pictures.board(deal, chosen.draw), f"the deal: {result.describe()}")]
+            status = EXIT_DECIDED if result.decided else EXIT_UNKNOWN
+    if svg_out is not None:
+        from .view.svg import standalone
+
+        pages.write(svg_out, standalone(frames[0].svg, decks) + "\n")
+        click.echo(f"{svg_out}: the first board")
+    else:
+        pages.write(out, pages.page(title, summary, frames, decks))  # type: ignore[arg-type]
+        click.echo(note or f"{out}: {len(frames)} frames")
+    sys.exit(status)

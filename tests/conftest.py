@@ -1,16 +1,14 @@
-"""Shared by the tests: the ``slow`` marker, the shared reference data, the CLI runner and a
-stand-in solver (the ``fake`` fixture).
+"""Shared by the tests: the ``slow`` marker, the other solvers' reference data, the CLI runner
+and a stand-in solver (the ``fake`` fixture).
 
 Tests marked ``slow`` run only when asked for: ``pytest -m slow`` (or any ``-m`` expression that
 selects them); a plain ``pytest`` deselects them.
 
-The shared reference data lives in ``../shared/oracle`` beside the checkout (as on CI), or
-``$DSOLVE_ORACLE``. Tests that need it skip without it, except under CI (``$CI`` set), where a
-missing oracle is an error rather than a silent pass.
+The reference data (deal vectors and verdicts of other solvers) lives in ``tests/data/oracle``;
+its README says what each file holds. A missing file is a failure, never a skip.
 """
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -23,12 +21,14 @@ from dsolve.klondike.deals import make_deal
 from dsolve.klondike.moves import TURN, Move
 from dsolve.klondike.result import Result
 
-ORACLE = Path(os.environ.get("DSOLVE_ORACLE", Path(__file__).resolve().parents[2] / "shared" / "oracle"))
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 
-if os.environ.get("CI") and not ORACLE.is_dir():
-    raise RuntimeError(f"CI run without the oracle data at {ORACLE}")
 
-needs_oracle = pytest.mark.skipif(not ORACLE.is_dir(), reason=f"oracle data not found at {ORACLE}")
+def oracle_files(pattern: str) -> list[Path]:
+    """The reference files matching ``pattern``, sorted; finding none fails the collection."""
+    paths = sorted(ORACLE.glob(pattern))
+    assert paths, f"no reference files {pattern} in {ORACLE}"
+    return paths
 
 
 def pytest_collection_modifyitems(config, items):

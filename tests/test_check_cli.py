@@ -22,7 +22,7 @@ from dsolve.klondike.moves import parse_move
 from dsolve.klondike.referee import replay
 from dsolve.rules import STANDARD_RULES, Rules, preset
 
-from conftest import ORACLE, needs_oracle
+from conftest import oracle_files
 from conftest import run
 
 # Solvitaire seed 90 (unwinnable for lonelybot), with a table so small that the core's search of
@@ -61,7 +61,7 @@ def _oracle_rows(per_file: int = 3) -> list:
     """The first ``per_file`` winnable and unwinnable rows of each single-deck verdict file among
     those the reference solver decided in under 0.05 s (the CLI is under test here, not speed)."""
     rows = []
-    for path in sorted(ORACLE.glob("verdicts-*.csv")):
+    for path in oracle_files("verdicts-*.csv"):
         taken = {"winnable": 0, "unwinnable": 0}
         with path.open(newline="") as f:
             for row in csv.DictReader(f):
@@ -71,7 +71,6 @@ def _oracle_rows(per_file: int = 3) -> list:
     return rows
 
 
-@needs_oracle
 @pytest.mark.parametrize("row", _oracle_rows())
 def test_verdict_agrees_with_oracle(row):
     rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1")

@@ -13,13 +13,6 @@ from conftest import ORACLE as ORACLE_DIR, fails, ok
 ORACLE = ORACLE_DIR / "deals-solvitaire.jsonl"
 
 
-
-
-
-
-
-
-
 def test_show_draws_the_layout():
     out = ok("show")
     lines = out.splitlines()
@@ -30,7 +23,6 @@ def test_show_draws_the_layout():
     assert ok("show", "1", "--deal", "solvitaire") == out
 
 
-@pytest.mark.skipif(not ORACLE.exists(), reason="oracle vectors not available")
 def test_show_json_matches_oracle():
     with ORACLE.open() as lines:
         vector = json.loads(next(lines))

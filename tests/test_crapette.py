@@ -1,6 +1,6 @@
-"""Crapette: each rule of ../shared/seeds/crapette.txt on a small hand-built position, the deal,
-seeded reproducibility, replay of recorded rounds, the CLI, and invariants on many random rounds
-(every move also checked against a plain re-statement of the rules written here)."""
+"""Crapette: each rule of the Crapette rules page (crapette.txt) on a small hand-built position,
+the deal, seeded reproducibility, replay of recorded rounds, the CLI, and invariants on many random
+rounds (every move also checked against a plain re-statement of the rules written here)."""
 import json
 import random
 

@@ -104,6 +104,17 @@ def test_the_rules_options_reach_the_rounds_and_the_target_the_stats(tmp_path):
     assert "options" in fails("crapette", "survey", "--seeds", "1-30", "--players", "greedy", "--out", str(out))
 
 
+def test_without_players_a_survey_is_greedy_against_greedy(tmp_path):
+    out = tmp_path / "s"
+    assert "[default: greedy]" in ok("crapette", "survey", "--help")
+    ok("crapette", "survey", "--seeds", "1-6", "--out", str(out), "--jobs", "1")
+    assert load(out)[0].settings == ("greedy,greedy",)
+    assert load(out)[1].to_pylist() == direct_rows(range(1, 7), [("greedy", "greedy")])
+    # the README's first example names the same survey: a rerun over more seeds resumes it
+    assert "(6 were done before, " in ok("crapette", "survey", "--seeds", "1-8", "--players", "greedy",
+                                          "--out", str(out), "--jobs", "1")
+
+
 def test_bad_input_and_bad_directories_are_one_line(tmp_path, fake):
     out = tmp_path / "s"
     ok("crapette", "survey", "--seeds", "1-40", "--players", "random", "--out", str(out), "--jobs", "1",

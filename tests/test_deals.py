@@ -29,7 +29,7 @@ from dsolve.klondike.deals import (
 )
 from dsolve.errors import InputError
 
-from conftest import ORACLE, needs_oracle
+from conftest import ORACLE
 from conftest import fails, ok
 
 ORACLE_FILES = {
@@ -52,12 +52,10 @@ def expected_deal(line: dict, shape: DeckShape) -> Deal:
                 [parse_card(c) for c in line["stock"]], shape)
 
 
-@needs_oracle
 def test_oracle_files_are_all_covered() -> None:
     assert {p.name for p in ORACLE.glob("deals-*.jsonl")} == set(ORACLE_FILES)
 
 
-@needs_oracle
 @pytest.mark.parametrize("name", sorted(ORACLE_FILES))
 def test_every_oracle_line_matches(name: str) -> None:
     lines = [json.loads(text) for text in (ORACLE / name).read_text().splitlines() if text.strip()]
@@ -71,7 +69,6 @@ def test_every_oracle_line_matches(name: str) -> None:
             assert exact(index) == deal, (name, line["seed"])
 
 
-@needs_oracle
 def test_microsoft_oracle_lines_through_the_cli() -> None:
     lines = [json.loads(text) for text in (ORACLE / "deals-microsoft.jsonl").read_text().splitlines()]
     for line in lines:

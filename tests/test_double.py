@@ -333,14 +333,14 @@ def test_check_and_survey_two_decks(tmp_path) -> None:
 # --------------------------------------------------------------------- Solvitaire's two-deck verdicts
 
 def double_rows(decided_only: bool, per_file: int | None) -> list:
-    """Rows of ../shared/oracle/double-verdicts-*.csv (two decks, 8 foundations), spread evenly
-    over each file when ``per_file`` is given."""
+    """Rows of Solvitaire's two-deck verdicts (``tests/data/oracle/double-verdicts-*.csv``, 8
+    foundations), spread evenly over each file when ``per_file`` is given."""
     import csv
 
-    from conftest import ORACLE
+    from conftest import oracle_files
 
     out = []
-    for path in sorted(ORACLE.glob("double-verdicts-*.csv")):
+    for path in oracle_files("double-verdicts-*.csv"):
         with path.open(newline="") as f:
             rows = [r for r in csv.DictReader(f) if not decided_only or r["verdict"] != "unknown"]
         if per_file is not None and len(rows) > per_file:

@@ -1,6 +1,6 @@
 """The core's verdicts against established solvers (lonelybot, Solvitaire) on Solvitaire seeds.
 
-Every decided row of the single-deck ``../shared/oracle/verdicts-*.csv`` files must agree
+Every decided row of the single-deck ``tests/data/oracle/verdicts-*.csv`` files must agree
 (``unknown`` oracle rows carry no information and are left out). A solve that hits the per-solve
 timeout is skipped, not counted as a disagreement; the ``-ra`` summary counts those skips.
 
@@ -23,9 +23,11 @@ from dsolve.klondike.referee import replay
 from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
 from dsolve.rules import Rules
 
-from conftest import ORACLE
+from conftest import oracle_files
 
-FILES = sorted(ORACLE.glob("verdicts-*.csv"))  # single deck; the two-deck files are double-*
+FILES = oracle_files("verdicts-*.csv")  # single deck; the two-deck files are double-*
+RULE_SETS = ("d1-p0-king-w1", "d1-p1-king-w1", "d3-p0-any-w1", "d3-p0-king-w0", "d3-p0-king-w1",
+             "d3-p1-king-w1")  # draw, passes (0 = unlimited), spaces, worrying back
 SAMPLE_PER_VERDICT = 20   # rows of each verdict per file in the default run
 SAMPLE_TIMEOUT = 2.0
 FULL_TIMEOUT = float(os.environ.get("DSOLVE_ORACLE_TIMEOUT", "10"))
@@ -76,14 +78,14 @@ def agree(name: str, row: dict, timeout: float) -> None:
         assert outcome.won, f"{name}: seed {seed}: the winning line fails: {outcome.error}"
 
 
-pytestmark = pytest.mark.skipif(not FILES, reason="oracle verdicts not available")
-
-
 def test_oracle_files_are_single_deck_and_cover_both_verdicts():
+    assert {path.stem for path in FILES} == {f"verdicts-{rules}" for rules in RULE_SETS}
     for path in FILES:
         rows = decided_rows(path)
         assert rows and {row["verdict"] for row in rows} == {WINNABLE, UNWINNABLE}, path
         assert all(row.get("decks", "1") == "1" for row in rows), path
+        named = {f"verdicts-d{r['draw']}-p{r['passes']}-{r['empty']}-w{r['worry']}" for r in rows}
+        assert named == {path.stem}, path  # each file holds the rules its name gives
 
 
 @pytest.mark.parametrize("name, row", params(sample))

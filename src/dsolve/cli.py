@@ -831,7 +831,7 @@ def crapette_play(seed: str, players: str, rules_text: str | None, as_json: bool
 
 @crapette.command("survey")
 @click.option("--seeds", required=True, metavar="FIRST-LAST", help="round seeds, inclusive, e.g. 1-10000")
-@click.option("--players", required=True, metavar="A,B",
+@click.option("--players", default="greedy", show_default=True, metavar="A,B",
               help="seat A's and seat B's player: random, greedy, search (one name: both); two different "
                    "players play each seed in both seat orders")
 @click.option("--rules", "rules_text", metavar="SPEC",

@@ -179,15 +179,39 @@ def test_a_drawn_card_that_can_go_home_goes_home():
     assert texts(rnd) == ["AS hand>found"]
 
 
-def test_the_waste_is_not_played_and_is_turned_over_when_the_draw_pile_is_empty():
+def test_the_waste_is_turned_over_when_the_draw_pile_is_empty():
     rnd = small(reserve=("2C", "9D"), houses=EIGHT, draw=("", "4H"), waste=("7S 6S", ""))
-    # 6S could load onto... nothing; it is the waste top and the waste is never a source
+    # the waste top 6S fits nowhere (kings in the houses, 9D on B's reserve)
     assert texts(rnd) == ["turn"]
     play(rnd, "turn")  # ends the turn
     assert rnd.turn == 1 and names(rnd.table.draw[0]) == ["6S", "7S"]  # 7S, discarded first, is drawn first
     keep = small(Options(turn_ends_turn=False), reserve=("2C", "9D"), draw=("", "4H"), waste=("7S 6S", ""))
     play(keep, "turn")
     assert keep.turn == 0 and texts(keep) == ["draw 7S"]
+
+
+def test_the_waste_top_is_played_only_once_the_draw_pile_is_empty_unless_the_option_says_no():
+    # A's waste top 8H fits on 9C (h1), onto B's reserve top 7D and B's waste top 9H; 6S under it
+    # fits nowhere; A's reserve top 2C fits nowhere
+    piles = dict(reserve=("2C", "3S 7D"), houses=("9C",) + EIGHT[1:], waste=("6S 8H", "9H"))
+    plays = ["8H waste>h1", "8H waste>opp-res", "8H waste>opp-waste"]
+    rnd = small(draw=("", "4C"), **piles)
+    assert texts(rnd) == sorted(plays + ["turn"])
+    play(rnd, "8H waste>h1")
+    assert names(rnd.table.houses[0]) == ["9C", "8H"] and names(rnd.table.waste[0]) == ["6S"]
+    assert texts(rnd) == ["8H h1>opp-res", "8H h1>opp-waste", "turn"] and rnd.turn == 0  # 6S fits nowhere
+    assert texts(small(Options(waste_playable=False), draw=("", "4C"), **piles)) == ["turn"]
+    for options in (Options(), Options(waste_playable=False)):  # a draw pile left: never from the waste
+        assert texts(small(options, draw=("5D", "4C"), **piles)) == ["draw 5D"]
+    # a waste top that can go home must go first, as any card
+    home = small(reserve=("2C", "3S 7D"), draw=("", "4C"), waste=("7S 2H", ""), found="AH")
+    assert texts(home) == ["2H waste>found"]
+    play(home, "2H waste>found")
+    assert [names(f) for f in home.table.found if f] == [["AH", "2H"]]
+    # playing the last waste card with nothing else left goes out
+    out = small(reserve=("", "3S 7D"), houses=("9C",) + EIGHT[1:], draw=("", "4C"), waste=("8H", ""))
+    play(out, "8H waste>h1")
+    assert out.result.end == "out" and out.result.winner == 0
 
 
 def test_with_nothing_to_draw_or_turn_the_player_passes():
@@ -267,6 +291,8 @@ def test_options_parse_and_reject_bad_values():
     assert Options.parse("load_match=suit,reserve_first=no,max_turns=9") == Options(
         load_match="suit", reserve_first=False, max_turns=9)
     assert Options.parse(str(Options(empty_house="none"))) == Options(empty_house="none")
+    assert Options().waste_playable and "waste_playable=yes" in str(Options())
+    assert Options.parse("waste_playable=no") == Options(waste_playable=False)
     for bad in ("load_match=rank", "reserve_first=maybe", "colour=yes", "max_turns=0", "target=x"):
         with pytest.raises(InputError):
             Options.parse(bad)
@@ -319,9 +345,12 @@ def plain_moves(t: Table) -> set:
             return {(PLAY, t.hand, HAND, FOUNDATION)}
         return plays(t.hand, HAND) or {(DISCARD, t.hand, HAND, WASTE)}
     res = t.reserve[p]
+    waste = t.waste[p][-1] if o.waste_playable and t.waste[p] and not t.draw[p] else None
     found = {(PLAY, pile[-1], h, FOUNDATION) for h, pile in enumerate(t.houses) if pile and home(pile[-1])}
     if res and home(res[-1]):
         found.add((PLAY, res[-1], RESERVE, FOUNDATION))
+    if waste is not None and home(waste):
+        found.add((PLAY, waste, WASTE, FOUNDATION))
     if found:
         return found
     from_reserve = plays(res[-1], RESERVE) if res else set()
@@ -331,6 +360,8 @@ def plain_moves(t: Table) -> set:
     for h, pile in enumerate(t.houses):
         if pile:
             moves |= plays(pile[-1], h, o.load_from_houses)
+    if waste is not None:
+        moves |= plays(waste, WASTE)
     if not from_reserve:
         if t.draw[p]:
             moves.add((DRAW, t.draw[p][-1], 10, HAND))
@@ -347,7 +378,7 @@ def foundation_ok(t: Table) -> bool:
 
 
 OPTION_SETS = [Options(), Options(load_match="suit", reserve_first=False),
-               Options(load_from_houses=False, empty_house="none", turn_ends_turn=False)]
+               Options(load_from_houses=False, empty_house="none", turn_ends_turn=False, waste_playable=False)]
 
 
 def check_random_rounds(seeds, options, plain_every: int) -> int:
@@ -499,6 +530,8 @@ def test_cli_play_prints_the_moves_and_the_score():
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("seed 1: A greedy, B greedy; B starts")
+    assert lines[1] == f"rules: {Options()}" and "waste_playable=yes" in lines[1]
+    assert "rules: " + str(Options(waste_playable=False)) in run("play", "1", "--rules", "waste_playable=no").stdout
     assert "goes out" in lines[-1] or "stalemate" in lines[-1]
     record = json.loads(run("play", "1", "--json").stdout)
     assert replay_record(record).result.points == tuple(record["result"]["points"])

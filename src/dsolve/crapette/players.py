@@ -11,7 +11,8 @@ import random
 from typing import Protocol
 
 from ..errors import InputError
-from .game import DISCARD, FOUNDATION, HAND, HOUSE_COUNT, OPP_RESERVE, OPP_WASTE, PASS, PLAY, RESERVE, TURN, Move, Round, Table
+from .game import (DISCARD, FOUNDATION, HAND, HOUSE_COUNT, OPP_RESERVE, OPP_WASTE, PASS, PLAY, RESERVE, TURN,
+                   WASTE, Move, Round, Table)
 from .rules import ALL_KINDS, HIDDEN, HOUSE_ACCEPTS, HOUSE_KEY, HOUSE_NEED, load_accepts
 
 
@@ -49,12 +50,12 @@ def _helps(t: Table, move: Move) -> bool:
 
 
 def greedy_score(t: Table, move: Move) -> int:
-    """Rules of thumb, higher first: foundation moves (from the reserve or drawn card first);
+    """Rules of thumb, higher first: foundation moves (from the reserve, drawn card or waste first);
     loading the opponent with own cards; own cards onto houses; loading house tops; house moves
     that pay (see :func:`_helps`); drawing, turning the waste, passing; house moves that do not."""
     if move.kind != PLAY:
         return 0
-    own = move.src in (RESERVE, HAND)
+    own = move.src in (RESERVE, HAND, WASTE)
     dst = move.dst
     if dst == FOUNDATION:
         return 100 if own else 90
@@ -133,7 +134,7 @@ class SearchPlayer:
         them = 1 - me
         tops = [pile[-1] for pile in (t.reserve[them], t.waste[them]) if pile]
         return b"|".join(sorted(bytes(h) for h in t.houses)) + bytes(
-            (*map(len, t.found), len(t.reserve[me]), len(t.reserve[them]), len(t.waste[them]),
+            (*map(len, t.found), len(t.reserve[me]), len(t.reserve[them]), len(t.waste[me]), len(t.waste[them]),
              *tops, t.hand + 1))
 
     def _line(self, t: Table, move: Move, depth: int) -> float:

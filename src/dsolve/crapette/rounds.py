@@ -138,10 +138,12 @@ def format_result(rnd: Round, players: tuple[str, str]) -> str:
 
 
 def format_round(rnd: Round, players: tuple[str, str]) -> str:
-    """The round as text: who starts and why, each turn's moves on a line, and the result."""
+    """The round as text: who starts and why, the rules options, each turn's moves on a line, and
+    the result."""
     t0 = deal(rnd.seed, rnd.options) if rnd.seed is not None else None
     lines = [f"seed {rnd.seed}: A {players[0]}, B {players[1]}; {SEATS[rnd.first]} starts"
-             + (f" (reserve tops A {name(t0.reserve[0][-1])}, B {name(t0.reserve[1][-1])})" if t0 else "")]
+             + (f" (reserve tops A {name(t0.reserve[0][-1])}, B {name(t0.reserve[1][-1])})" if t0 else ""),
+             f"rules: {rnd.options}"]
     seat, turn, current = rnd.first, 1, []
     for move in rnd.moves:
         current.append(str(move))
@@ -162,9 +164,11 @@ def match_record(match: Match) -> dict:
 
 
 def format_match(match: Match) -> str:
-    """A line per round (deal seed, result, running totals) and the winner."""
+    """The rules options, a line per round (deal seed, result, running totals) and the winner."""
     totals = [0, 0]
     lines = [f"match {match.seed}: A {match.players[0]}, B {match.players[1]}"]
+    if match.rounds:
+        lines.append(f"rules: {match.rounds[0].options}")
     for k, rnd in enumerate(match.rounds, 1):
         totals = [totals[s] + rnd.result.points[s] for s in (0, 1)]  # type: ignore[union-attr]
         lines.append(f"round {k} (deal {rnd.seed}, {SEATS[rnd.first]} starts): "

@@ -88,6 +88,10 @@ class Options:
     ``any`` card, or ``none``.
     ``turn_ends_turn``: turning the waste over into a new draw pile (when the draw pile is empty)
     ends the turn (the page: "once a player has discarded their waste pile, their turn ends").
+    ``waste_playable``: with the draw pile empty, the waste's top card may be played (to a
+    foundation, a house, the opponent's reserve or waste) like the reserve top (the page: "waste
+    pile cards cannot be played until the draw pile is depleted"); ``False``: the waste is never
+    played from, only turned over.
     ``max_turns``: a round still running after this many turns ends as a stalemate (``turn limit``).
     ``target``: the points that win a match.
     """
@@ -97,6 +101,7 @@ class Options:
     load_from_houses: bool = True
     empty_house: str = "any"
     turn_ends_turn: bool = True
+    waste_playable: bool = True
     max_turns: int = 3000
     target: int = TARGET
 
@@ -106,7 +111,7 @@ class Options:
         if self.empty_house not in EMPTY_HOUSE_RULES:
             raise InputError(f"empty_house must be one of {', '.join(EMPTY_HOUSE_RULES)}, "
                              f"got {self.empty_house!r}")
-        for flag in ("reserve_first", "load_from_houses", "turn_ends_turn"):
+        for flag in ("reserve_first", "load_from_houses", "turn_ends_turn", "waste_playable"):
             if not isinstance(getattr(self, flag), bool):
                 raise InputError(f"{flag} must be yes or no, got {getattr(self, flag)!r}")
         for number in ("max_turns", "target"):

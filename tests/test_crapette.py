@@ -12,10 +12,10 @@ from dsolve.crapette.game import (DISCARD, DRAW, FOUNDATION, HAND, OPP_RESERVE, 
                                   RESERVE, TURN, WASTE, IllegalMove, Move, Round, Table, deal,
                                   first_player, position)
 from dsolve.crapette.players import make_player, player_seed
-from dsolve.crapette.rounds import (match_record, parse_players, play_match, play_round, play_rounds,
-                                    replay_record, round_record, round_row, seatings)
+from dsolve.crapette.rounds import (format_match, format_result, match_record, parse_players, play_match,
+                                    play_round, play_rounds, replay_record, round_record, round_row, seatings)
 from dsolve.crapette.rules import Options, kind_of, name
-from dsolve.crapette.stats import format_summary, rounds_per_match, summarize
+from dsolve.crapette.stats import counted, format_summary, rounds_per_match, summarize
 from dsolve.errors import InputError
 from dsolve.survey.stats import mean_interval
 
@@ -293,7 +293,8 @@ def test_options_parse_and_reject_bad_values():
     assert Options.parse(str(Options(empty_house="none"))) == Options(empty_house="none")
     assert Options().waste_playable and "waste_playable=yes" in str(Options())
     assert Options.parse("waste_playable=no") == Options(waste_playable=False)
-    for bad in ("load_match=rank", "reserve_first=maybe", "colour=yes", "max_turns=0", "target=x"):
+    for bad in ("load_match=rank", "reserve_first=maybe", "colour=yes", "max_turns=0", "target=x", "target=²",
+                "waste_playable=maybe"):
         with pytest.raises(InputError):
             Options.parse(bad)
     with pytest.raises(InputError):
@@ -465,7 +466,7 @@ def test_means_have_intervals_and_p90_and_one_match_or_none_no_interval():
     assert s["rounds_per_match"] == {"n": 1, "mean": 3.0, "low": None, "high": None, "p90": 3, "target": 300}
     text = format_summary(s)
     assert "moves per round: mean 30.0, p90 50\n" in text
-    assert "rounds per match to 300: mean 3.00, p90 3 (1 matches of consecutive rounds)" in text
+    assert "rounds per match to 300: mean 3.00, p90 3 (1 match of consecutive rounds)" in text
     s = summarize(rows[:2])
     assert s["rounds_per_match"] == {"n": 0, "mean": None, "low": None, "high": None, "p90": None, "target": 300}
     assert "rounds per match to 300: - (0 matches of consecutive rounds)" in format_summary(s)
@@ -537,11 +538,29 @@ def test_cli_play_prints_the_moves_and_the_score():
     assert replay_record(record).result.points == tuple(record["result"]["points"])
     match = json.loads(run("play", "2", "--match", "--players", "greedy,random", "--json").stdout)
     assert max(match["totals"]) >= 300
+    assert "rules' target points" in run("play", "--help").stdout
+
+
+def test_reports_count_one_round_turn_move_and_match_in_the_singular():
+    one = small(reserve=("8H", "2S"), houses=("9C",) + EIGHT[1:], draw=("", "5C"))
+    one.play_text("8H res>h1")  # out at once: 0 turns, 1 move
+    assert "goes out after 0 turns, 1 move:" in format_result(one, ("greedy", "greedy"))
+    later = small(reserve=("2S", "8H"), houses=("9C",) + EIGHT[1:], draw=("5D", ""))
+    for move in ("draw 5D", "discard 5D", "8H res>h1"):  # A's turn, then B goes out
+        later.play_text(move)
+    assert "B (greedy) goes out after 1 turn, 3 moves:" in format_result(later, ("greedy", "greedy"))
+    match = play_match(9, ("greedy", "random"), Options(target=1))
+    assert len(match.rounds) == 1 and format_match(match).endswith(" in 1 round")
+    row = {"seed": 1, "player_a": "greedy", "player_b": "greedy", "winner": 0, "first_player": 0, "moves": 9,
+           "turns": 1, "points_a": 40, "points_b": 0}
+    assert "(1 match of consecutive rounds)" in format_summary(summarize([row], 30))
+    assert counted(1, "turn") == "1 turn" and counted(2, "turn") == "2 turns" and counted(0, "match", "matches") == "0 matches"
 
 
 @pytest.mark.parametrize("args", [("play", "x"), ("play", "-3"), ("play", "1", "--players", "greedy,nobody"),
                                   ("play", "1", "--rules", "load_match=rank"),
-                                  ("play", "1", "--players", "a,b,c")])
+                                  ("play", "1", "--players", "a,b,c"), ("play", "²"),
+                                  ("play", "1", "--rules", "target=²"), ("play", "1", "--rules", "max_turns=٣")])
 def test_cli_bad_input_is_one_line_and_exit_2(args):
     result = run(*args)
     assert result.exit_code == 2, result.stdout

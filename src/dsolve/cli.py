@@ -815,7 +815,8 @@ def crapette_options(command: F) -> F:
 @crapette.command("play")
 @click.argument("seed")
 @crapette_options
-@click.option("--match", "whole_match", is_flag=True, help="play a match to 300 points (SEED seeds its deals)")
+@click.option("--match", "whole_match", is_flag=True,
+              help="play a match to the rules' target points (300 unless --rules target=N; SEED seeds its deals)")
 def crapette_play(seed: str, players: str, rules_text: str | None, as_json: bool, whole_match: bool) -> None:
     """Play the round dealt by SEED (or with --match a match) and print the moves and the score."""
     from .crapette import rounds
@@ -863,8 +864,8 @@ def crapette_survey(seeds: str, players: str, rules_text: str | None, out: str, 
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def crapette_stats(directory: str, as_json: bool) -> None:
     """From the Crapette survey in DIR: the first player's win share (95 % Wilson interval),
-    stalemates, moves and turns per round, points per round, rounds per match to 300, and with
-    two player types each one's win share against the other."""
+    stalemates, moves and turns per round, points per round, rounds per match to the rules'
+    target (300 by default), and with two player types each one's win share against the other."""
     from .crapette.rows import summarize_survey
     from .crapette.stats import format_summary
 

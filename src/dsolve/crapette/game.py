@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ..errors import InputError
 from .rules import (CARDS, HIDDEN, HOUSE_COUNT, HOUSE_KEY, HOUSE_NEED, LOAD_TABLES, RANK, SUIT,
-                    Options, kind_of, name)
+                    Options, ascii_whole, kind_of, name)
 
 # Where a card moves from (houses are 0..7) and to.
 RESERVE, HAND, DRAW_PILE, WASTE = 8, 9, 10, 11
@@ -293,8 +293,8 @@ class Table:
 
 def check_seed(seed: object) -> int:
     """A round seed: a whole number >= 0 (given as an int or its decimal text)."""
-    if isinstance(seed, str) and seed.strip().isdigit():
-        return int(seed)
+    if isinstance(seed, str) and (number := ascii_whole(seed)) is not None:
+        return number
     if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
         return seed
     raise InputError(f"bad seed {seed!r} (expected a whole number >= 0)")

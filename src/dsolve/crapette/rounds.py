@@ -10,6 +10,7 @@ from ..seats import parse_seats
 from .game import DISCARD, PASS, SEATS, TURN, IllegalMove, Round, RoundResult, check_seed, deal, replay
 from .players import PLAYERS, make_player, player_seed
 from .rules import Options, name
+from .stats import counted
 
 MAX_TURN_MOVES = 5000
 ROW_COLUMNS = ("seed", "player_a", "player_b", "first_player", "winner", "end", "points_a",
@@ -127,7 +128,7 @@ def format_result(rnd: Round, players: tuple[str, str]) -> str:
     r = rnd.result
     assert r is not None
     who = [f"{SEATS[s]} ({players[s]})" for s in (0, 1)]
-    size = f"{rnd.turns} turns, {len(rnd.moves)} moves"
+    size = f"{counted(rnd.turns, 'turn')}, {counted(len(rnd.moves), 'move')}"
     if r.end == "out":
         w = r.winner
         return (f"{who[w]} goes out after {size}: {who[w]} scores {r.points[w]} "
@@ -175,5 +176,5 @@ def format_match(match: Match) -> str:
                      f"{format_result(rnd, match.players)}; totals A {totals[0]}, B {totals[1]}")
     w = match.winner
     lines.append(f"{SEATS[w]} ({match.players[w]}) wins the match {match.totals[w]} to "
-                 f"{match.totals[1 - w]} in {len(match.rounds)} rounds")
+                 f"{match.totals[1 - w]} in {counted(len(match.rounds), 'round')}")
     return "\n".join(lines)

@@ -73,6 +73,13 @@ def kind_of(text: str) -> int:
 _YES, _NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 
 
+def ascii_whole(text: str) -> int | None:
+    """``text`` (surrounding blanks aside) as a whole number written in the ASCII digits 0-9,
+    else None (``str.isdigit`` alone also takes digits such as ``²``, which ``int`` refuses)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 @dataclass(frozen=True)
 class Options:
     """The choices the page leaves open (see the README's Crapette section).
@@ -139,9 +146,10 @@ class Options:
                     raise InputError(f"{key} must be yes or no, got {value!r}")
                 values[key] = value.lower() in _YES
             elif isinstance(default, int):
-                if not value.isdigit():
+                number = ascii_whole(value)
+                if number is None:
                     raise InputError(f"{key} must be a positive whole number, got {value!r}")
-                values[key] = int(value)
+                values[key] = number
             else:
                 values[key] = value
         return cls(**values)  # type: ignore[arg-type]

@@ -11,8 +11,8 @@ from dsolve.cli import main
 from dsolve.crapette.game import (DISCARD, DRAW, FOUNDATION, HAND, OPP_RESERVE, OPP_WASTE, PASS, PLAY,
                                   RESERVE, TURN, WASTE, IllegalMove, Move, Round, Table, deal,
                                   first_player, position)
-from dsolve.crapette.players import make_player, player_seed
-from dsolve.crapette.rounds import (format_match, format_result, match_record, parse_players, play_match,
+from dsolve.crapette.players import GreedyPlayer, PlannerPlayer, make_player, player_seed
+from dsolve.crapette.rounds import (format_match, format_result, match_record, parse_players, play_match, play_out,
                                     play_round, play_rounds, replay_record, round_record, round_row, seatings)
 from dsolve.crapette.rules import Options, kind_of, name
 from dsolve.crapette.stats import counted, format_summary, rounds_per_match, summarize
@@ -434,7 +434,8 @@ def test_an_illegal_move_changes_nothing():
 
 # -- players, reproducibility, records ----------------------------------------------------------
 
-@pytest.mark.parametrize("players", [("random", "random"), ("greedy", "random"), ("search", "greedy")])
+@pytest.mark.parametrize("players", [("random", "random"), ("greedy", "random"), ("search", "greedy"),
+                                     ("planner", "search")])
 def test_the_same_seed_gives_the_same_round(players):
     for seed in (1, 2):
         a, b = play_round(seed, players), play_round(seed, players)
@@ -445,6 +446,28 @@ def test_players_play_only_legal_moves_and_search_beats_random():
     rows = play_rounds(range(1, 11), seatings(("search", "random")))
     search_wins = sum(r["winner"] >= 0 and (r["player_a"], r["player_b"])[r["winner"]] == "search" for r in rows)
     assert search_wins >= 15
+
+
+def two_moves_out() -> Round:
+    """A holds one card, 8H, the last of its draw pile; it fits on 9C in h1, under 5S. Moving 5S
+    onto 6D (h2) bares 9C, and the drawn 8H then goes on it: A is out. Nothing else plays: B's
+    cards (reserve 2S, draw 4C) fit nowhere, the other houses are kings."""
+    return small(reserve=("", "2S"), houses=("9C 5S", "6D") + EIGHT[2:], draw=("8H", "4C"))
+
+
+def test_the_planner_makes_the_house_move_that_lets_its_last_card_out_and_greedy_does_not():
+    rnd = play_out(two_moves_out(), [PlannerPlayer("a"), GreedyPlayer("b")])
+    assert [str(m) for m in rnd.moves] == ["5S h1>h2", "draw 8H", "8H hand>h1"]
+    assert rnd.result.end == "out" and rnd.result.winner == 0
+    stuck = play_out(two_moves_out(), [GreedyPlayer("a"), GreedyPlayer("b")])
+    assert stuck.result.end == "stalemate" and "5S h1>h2" not in map(str, stuck.moves)
+
+
+def test_planner_beats_greedy_with_seats_swapped():
+    rows = play_rounds(range(1, 41), seatings(("planner", "greedy")))
+    pairing = summarize(rows)["pairings"][0]
+    assert pairing["players"] == ["greedy", "planner"] and pairing["seats_swapped"]
+    assert pairing["planner"]["share"] > 0.5
 
 
 def test_greedy_beats_random_with_seats_swapped():
@@ -476,7 +499,8 @@ def test_means_have_intervals_and_p90_and_one_match_or_none_no_interval():
 
 
 def test_a_recorded_round_replays_and_a_changed_one_does_not():
-    for seed, players in ((3, ("greedy", "random")), (4, ("random", "random")), (5, ("search", "greedy"))):
+    for seed, players in ((3, ("greedy", "random")), (4, ("random", "random")), (5, ("search", "greedy")),
+                          (6, ("planner", "greedy"))):
         rnd = play_round(seed, players)
         record = json.loads(json.dumps(round_record(rnd, players)))
         again = replay_record(record)

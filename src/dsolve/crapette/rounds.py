@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..seats import parse_seats
 from .game import DISCARD, PASS, SEATS, TURN, IllegalMove, Round, RoundResult, check_seed, deal, replay
-from .players import PLAYERS, make_player, player_seed
+from .players import PLAYERS, Player, make_player, player_seed
 from .rules import Options, name
 from .stats import counted
 
@@ -27,7 +27,12 @@ def play_round(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
     """The round dealt by ``seed``, played to its end by ``players`` (seat A, seat B); the same
     arguments give the same round."""
     rnd = Round.deal(seed, options)
-    seats = [make_player(kind, player_seed(rnd.seed, seat)) for seat, kind in enumerate(players)]
+    return play_out(rnd, [make_player(kind, player_seed(rnd.seed, seat)) for seat, kind in enumerate(players)])
+
+
+def play_out(rnd: Round, seats: Sequence[Player]) -> Round:
+    """Play ``rnd`` to its end, ``seats[s]`` choosing for seat ``s`` whenever the rules leave
+    more than one move; returns ``rnd``."""
     turn, moves_this_turn = 0, 0
     while rnd.result is None:
         moves = rnd.legal_moves()
@@ -35,7 +40,7 @@ def play_round(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
         moves_this_turn = moves_this_turn + 1 if rnd.turns == turn else 0
         turn = rnd.turns
         if moves_this_turn > MAX_TURN_MOVES:  # a player that never ends its turn: a bug, not a rule
-            raise RuntimeError(f"seed {rnd.seed}: {players[rnd.turn]} made {MAX_TURN_MOVES} moves in one turn")
+            raise RuntimeError(f"seed {rnd.seed}: {seats[rnd.turn].name} made {MAX_TURN_MOVES} moves in one turn")
     return rnd
 
 

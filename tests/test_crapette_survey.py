@@ -92,6 +92,7 @@ def test_stats_from_a_survey_are_the_stats_of_the_rounds(tmp_path):
     assert (f"first player wins: {100 * first['share']:.2f} % [{100 * first['low']:.2f}, "
             f"{100 * first['high']:.2f}] ({first['count']}/240)") in text
     assert "greedy vs random (seats swapped): greedy wins " in text and "rounds per match to 300: mean " in text
+    assert f"\nrules: {Options()}\nrounds: 240\n" in text
 
 
 def test_the_rules_options_reach_the_rounds_and_the_target_the_stats(tmp_path):

@@ -512,6 +512,13 @@ def test_a_recorded_round_replays_and_a_changed_one_does_not():
         replay_record(bad)
     with pytest.raises(IllegalMove, match="record says"):
         replay_record({**record, "moves": moves[:-1]})
+    # a record written before the waste could be played (no waste_playable in its options) replays so
+    old = play_round(7, ("greedy", "greedy"), Options(waste_playable=False))
+    assert any(m.src == WASTE for m in play_round(7, ("greedy", "greedy")).moves)  # the waste played: rounds differ
+    record = round_record(old, ("greedy", "greedy"))
+    record["options"] = record["options"].replace(",waste_playable=no", "")
+    assert "waste" not in record["options"] and replay_record(record).result == old.result
+    assert Options.recorded(str(Options())) == Options()
 
 
 def test_a_match_runs_to_300_and_its_rounds_replay():

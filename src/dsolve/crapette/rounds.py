@@ -56,7 +56,7 @@ def round_record(rnd: Round, players: tuple[str, str]) -> dict:
 def replay_record(record: dict) -> Round:
     """Replay a :func:`round_record` move by move, each checked by the engine; :class:`IllegalMove`
     if a move is not legal or the round does not end as recorded."""
-    rnd = replay(record["seed"], record["moves"], Options.parse(record["options"]))
+    rnd = replay(record["seed"], record["moves"], Options.recorded(record["options"]))
     expected = RoundResult(**{**record["result"], "points": tuple(record["result"]["points"]),
                               "left": tuple(record["result"]["left"])})
     if rnd.result != expected:

@@ -54,8 +54,8 @@ def survey_params(options: Options) -> dict[str, str]:
 
 
 def options_of(params: Sequence[tuple[str, str]] | dict[str, str]) -> Options:
-    """The rules options a survey recorded (:func:`survey_params`)."""
-    return Options.parse(dict(params).get("rules", ""))
+    """The rules options a survey recorded (:func:`survey_params`; :meth:`Options.recorded`)."""
+    return Options.recorded(dict(params).get("rules", ""))
 
 
 def check(convention: str, seeds: range, pairings: Sequence[str]) -> None:

@@ -153,3 +153,11 @@ class Options:
             else:
                 values[key] = value
         return cls(**values)  # type: ignore[arg-type]
+
+    @classmethod
+    def recorded(cls, text: str) -> "Options":
+        """The options as a record or a survey wrote them (``str`` of the options: every field).
+        Text without ``waste_playable`` was written before the waste could be played: ``no``."""
+        if text and "waste_playable=" not in text:
+            text += ",waste_playable=no"
+        return cls.parse(text)

@@ -11,11 +11,11 @@ from dsolve.cli import main
 from dsolve.crapette.game import (DISCARD, DRAW, FOUNDATION, HAND, OPP_RESERVE, OPP_WASTE, PASS, PLAY,
                                   RESERVE, TURN, WASTE, IllegalMove, Move, Round, Table, deal,
                                   first_player, position)
-from dsolve.crapette.players import make_player, player_seed
-from dsolve.crapette.rounds import (match_record, parse_players, play_match, play_round, play_rounds,
-                                    replay_record, round_record, round_row, seatings)
+from dsolve.crapette.players import GreedyPlayer, PlannerPlayer, make_player, player_seed
+from dsolve.crapette.rounds import (format_match, format_result, match_record, parse_players, play_match, play_out,
+                                    play_round, play_rounds, replay_record, round_record, round_row, seatings)
 from dsolve.crapette.rules import Options, kind_of, name
-from dsolve.crapette.stats import format_summary, rounds_per_match, summarize
+from dsolve.crapette.stats import counted, format_summary, rounds_per_match, summarize
 from dsolve.errors import InputError
 from dsolve.survey.stats import mean_interval
 
@@ -179,15 +179,39 @@ def test_a_drawn_card_that_can_go_home_goes_home():
     assert texts(rnd) == ["AS hand>found"]
 
 
-def test_the_waste_is_not_played_and_is_turned_over_when_the_draw_pile_is_empty():
+def test_the_waste_is_turned_over_when_the_draw_pile_is_empty():
     rnd = small(reserve=("2C", "9D"), houses=EIGHT, draw=("", "4H"), waste=("7S 6S", ""))
-    # 6S could load onto... nothing; it is the waste top and the waste is never a source
+    # the waste top 6S fits nowhere (kings in the houses, 9D on B's reserve)
     assert texts(rnd) == ["turn"]
     play(rnd, "turn")  # ends the turn
     assert rnd.turn == 1 and names(rnd.table.draw[0]) == ["6S", "7S"]  # 7S, discarded first, is drawn first
     keep = small(Options(turn_ends_turn=False), reserve=("2C", "9D"), draw=("", "4H"), waste=("7S 6S", ""))
     play(keep, "turn")
     assert keep.turn == 0 and texts(keep) == ["draw 7S"]
+
+
+def test_the_waste_top_is_played_only_once_the_draw_pile_is_empty_unless_the_option_says_no():
+    # A's waste top 8H fits on 9C (h1), onto B's reserve top 7D and B's waste top 9H; 6S under it
+    # fits nowhere; A's reserve top 2C fits nowhere
+    piles = dict(reserve=("2C", "3S 7D"), houses=("9C",) + EIGHT[1:], waste=("6S 8H", "9H"))
+    plays = ["8H waste>h1", "8H waste>opp-res", "8H waste>opp-waste"]
+    rnd = small(draw=("", "4C"), **piles)
+    assert texts(rnd) == sorted(plays + ["turn"])
+    play(rnd, "8H waste>h1")
+    assert names(rnd.table.houses[0]) == ["9C", "8H"] and names(rnd.table.waste[0]) == ["6S"]
+    assert texts(rnd) == ["8H h1>opp-res", "8H h1>opp-waste", "turn"] and rnd.turn == 0  # 6S fits nowhere
+    assert texts(small(Options(waste_playable=False), draw=("", "4C"), **piles)) == ["turn"]
+    for options in (Options(), Options(waste_playable=False)):  # a draw pile left: never from the waste
+        assert texts(small(options, draw=("5D", "4C"), **piles)) == ["draw 5D"]
+    # a waste top that can go home must go first, as any card
+    home = small(reserve=("2C", "3S 7D"), draw=("", "4C"), waste=("7S 2H", ""), found="AH")
+    assert texts(home) == ["2H waste>found"]
+    play(home, "2H waste>found")
+    assert [names(f) for f in home.table.found if f] == [["AH", "2H"]]
+    # playing the last waste card with nothing else left goes out
+    out = small(reserve=("", "3S 7D"), houses=("9C",) + EIGHT[1:], draw=("", "4C"), waste=("8H", ""))
+    play(out, "8H waste>h1")
+    assert out.result.end == "out" and out.result.winner == 0
 
 
 def test_with_nothing_to_draw_or_turn_the_player_passes():
@@ -267,7 +291,10 @@ def test_options_parse_and_reject_bad_values():
     assert Options.parse("load_match=suit,reserve_first=no,max_turns=9") == Options(
         load_match="suit", reserve_first=False, max_turns=9)
     assert Options.parse(str(Options(empty_house="none"))) == Options(empty_house="none")
-    for bad in ("load_match=rank", "reserve_first=maybe", "colour=yes", "max_turns=0", "target=x"):
+    assert Options().waste_playable and "waste_playable=yes" in str(Options())
+    assert Options.parse("waste_playable=no") == Options(waste_playable=False)
+    for bad in ("load_match=rank", "reserve_first=maybe", "colour=yes", "max_turns=0", "target=x", "target=²",
+                "waste_playable=maybe"):
         with pytest.raises(InputError):
             Options.parse(bad)
     with pytest.raises(InputError):
@@ -319,9 +346,12 @@ def plain_moves(t: Table) -> set:
             return {(PLAY, t.hand, HAND, FOUNDATION)}
         return plays(t.hand, HAND) or {(DISCARD, t.hand, HAND, WASTE)}
     res = t.reserve[p]
+    waste = t.waste[p][-1] if o.waste_playable and t.waste[p] and not t.draw[p] else None
     found = {(PLAY, pile[-1], h, FOUNDATION) for h, pile in enumerate(t.houses) if pile and home(pile[-1])}
     if res and home(res[-1]):
         found.add((PLAY, res[-1], RESERVE, FOUNDATION))
+    if waste is not None and home(waste):
+        found.add((PLAY, waste, WASTE, FOUNDATION))
     if found:
         return found
     from_reserve = plays(res[-1], RESERVE) if res else set()
@@ -331,6 +361,8 @@ def plain_moves(t: Table) -> set:
     for h, pile in enumerate(t.houses):
         if pile:
             moves |= plays(pile[-1], h, o.load_from_houses)
+    if waste is not None:
+        moves |= plays(waste, WASTE)
     if not from_reserve:
         if t.draw[p]:
             moves.add((DRAW, t.draw[p][-1], 10, HAND))
@@ -347,7 +379,7 @@ def foundation_ok(t: Table) -> bool:
 
 
 OPTION_SETS = [Options(), Options(load_match="suit", reserve_first=False),
-               Options(load_from_houses=False, empty_house="none", turn_ends_turn=False)]
+               Options(load_from_houses=False, empty_house="none", turn_ends_turn=False, waste_playable=False)]
 
 
 def check_random_rounds(seeds, options, plain_every: int) -> int:
@@ -402,7 +434,8 @@ def test_an_illegal_move_changes_nothing():
 
 # -- players, reproducibility, records ----------------------------------------------------------
 
-@pytest.mark.parametrize("players", [("random", "random"), ("greedy", "random"), ("search", "greedy")])
+@pytest.mark.parametrize("players", [("random", "random"), ("greedy", "random"), ("search", "greedy"),
+                                     ("planner", "search")])
 def test_the_same_seed_gives_the_same_round(players):
     for seed in (1, 2):
         a, b = play_round(seed, players), play_round(seed, players)
@@ -413,6 +446,28 @@ def test_players_play_only_legal_moves_and_search_beats_random():
     rows = play_rounds(range(1, 11), seatings(("search", "random")))
     search_wins = sum(r["winner"] >= 0 and (r["player_a"], r["player_b"])[r["winner"]] == "search" for r in rows)
     assert search_wins >= 15
+
+
+def two_moves_out() -> Round:
+    """A holds one card, 8H, the last of its draw pile; it fits on 9C in h1, under 5S. Moving 5S
+    onto 6D (h2) bares 9C, and the drawn 8H then goes on it: A is out. Nothing else plays: B's
+    cards (reserve 2S, draw 4C) fit nowhere, the other houses are kings."""
+    return small(reserve=("", "2S"), houses=("9C 5S", "6D") + EIGHT[2:], draw=("8H", "4C"))
+
+
+def test_the_planner_makes_the_house_move_that_lets_its_last_card_out_and_greedy_does_not():
+    rnd = play_out(two_moves_out(), [PlannerPlayer("a"), GreedyPlayer("b")])
+    assert [str(m) for m in rnd.moves] == ["5S h1>h2", "draw 8H", "8H hand>h1"]
+    assert rnd.result.end == "out" and rnd.result.winner == 0
+    stuck = play_out(two_moves_out(), [GreedyPlayer("a"), GreedyPlayer("b")])
+    assert stuck.result.end == "stalemate" and "5S h1>h2" not in map(str, stuck.moves)
+
+
+def test_planner_beats_greedy_with_seats_swapped():
+    rows = play_rounds(range(1, 41), seatings(("planner", "greedy")))
+    pairing = summarize(rows)["pairings"][0]
+    assert pairing["players"] == ["greedy", "planner"] and pairing["seats_swapped"]
+    assert pairing["planner"]["share"] > 0.5
 
 
 def test_greedy_beats_random_with_seats_swapped():
@@ -434,7 +489,7 @@ def test_means_have_intervals_and_p90_and_one_match_or_none_no_interval():
     assert s["rounds_per_match"] == {"n": 1, "mean": 3.0, "low": None, "high": None, "p90": 3, "target": 300}
     text = format_summary(s)
     assert "moves per round: mean 30.0, p90 50\n" in text
-    assert "rounds per match to 300: mean 3.00, p90 3 (1 matches of consecutive rounds)" in text
+    assert "rounds per match to 300: mean 3.00, p90 3 (1 match of consecutive rounds)" in text
     s = summarize(rows[:2])
     assert s["rounds_per_match"] == {"n": 0, "mean": None, "low": None, "high": None, "p90": None, "target": 300}
     assert "rounds per match to 300: - (0 matches of consecutive rounds)" in format_summary(s)
@@ -444,7 +499,8 @@ def test_means_have_intervals_and_p90_and_one_match_or_none_no_interval():
 
 
 def test_a_recorded_round_replays_and_a_changed_one_does_not():
-    for seed, players in ((3, ("greedy", "random")), (4, ("random", "random")), (5, ("search", "greedy"))):
+    for seed, players in ((3, ("greedy", "random")), (4, ("random", "random")), (5, ("search", "greedy")),
+                          (6, ("planner", "greedy"))):
         rnd = play_round(seed, players)
         record = json.loads(json.dumps(round_record(rnd, players)))
         again = replay_record(record)
@@ -456,6 +512,13 @@ def test_a_recorded_round_replays_and_a_changed_one_does_not():
         replay_record(bad)
     with pytest.raises(IllegalMove, match="record says"):
         replay_record({**record, "moves": moves[:-1]})
+    # a record written before the waste could be played (no waste_playable in its options) replays so
+    old = play_round(7, ("greedy", "greedy"), Options(waste_playable=False))
+    assert any(m.src == WASTE for m in play_round(7, ("greedy", "greedy")).moves)  # the waste played: rounds differ
+    record = round_record(old, ("greedy", "greedy"))
+    record["options"] = record["options"].replace(",waste_playable=no", "")
+    assert "waste" not in record["options"] and replay_record(record).result == old.result
+    assert Options.recorded(str(Options())) == Options()
 
 
 def test_a_match_runs_to_300_and_its_rounds_replay():
@@ -499,16 +562,37 @@ def test_cli_play_prints_the_moves_and_the_score():
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("seed 1: A greedy, B greedy; B starts")
+    assert lines[1] == f"rules: {Options()}" and "waste_playable=yes" in lines[1]
+    assert "rules: " + str(Options(waste_playable=False)) in run("play", "1", "--rules", "waste_playable=no").stdout
     assert "goes out" in lines[-1] or "stalemate" in lines[-1]
     record = json.loads(run("play", "1", "--json").stdout)
     assert replay_record(record).result.points == tuple(record["result"]["points"])
     match = json.loads(run("play", "2", "--match", "--players", "greedy,random", "--json").stdout)
     assert max(match["totals"]) >= 300
+    assert "rules' target points" in run("play", "--help").stdout
+
+
+def test_reports_count_one_round_turn_move_and_match_in_the_singular():
+    one = small(reserve=("8H", "2S"), houses=("9C",) + EIGHT[1:], draw=("", "5C"))
+    one.play_text("8H res>h1")  # out at once: 0 turns, 1 move
+    assert "goes out after 0 turns, 1 move:" in format_result(one, ("greedy", "greedy"))
+    later = small(reserve=("2S", "8H"), houses=("9C",) + EIGHT[1:], draw=("5D", ""))
+    for move in ("draw 5D", "discard 5D", "8H res>h1"):  # A's turn, then B goes out
+        later.play_text(move)
+    assert "B (greedy) goes out after 1 turn, 3 moves:" in format_result(later, ("greedy", "greedy"))
+    match = play_match(9, ("greedy", "random"), Options(target=1))
+    assert len(match.rounds) == 1 and format_match(match).endswith(" in 1 round")
+    row = {"seed": 1, "player_a": "greedy", "player_b": "greedy", "winner": 0, "first_player": 0, "moves": 9,
+           "turns": 1, "points_a": 40, "points_b": 0}
+    assert "(1 match of consecutive rounds)" in format_summary(summarize([row], 30))
+    assert counted(1, "turn") == "1 turn" and counted(2, "turn") == "2 turns"
+    assert counted(0, "match", "matches") == "0 matches"
 
 
 @pytest.mark.parametrize("args", [("play", "x"), ("play", "-3"), ("play", "1", "--players", "greedy,nobody"),
                                   ("play", "1", "--rules", "load_match=rank"),
-                                  ("play", "1", "--players", "a,b,c")])
+                                  ("play", "1", "--players", "a,b,c"), ("play", "²"),
+                                  ("play", "1", "--rules", "target=²"), ("play", "1", "--rules", "max_turns=٣")])
 def test_cli_bad_input_is_one_line_and_exit_2(args):
     result = run(*args)
     assert result.exit_code == 2, result.stdout

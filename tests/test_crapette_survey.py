@@ -18,7 +18,7 @@ from test_survey import kill_and_resume
 
 import dsolve
 from dsolve.crapette.rounds import play_rounds, seatings
-from dsolve.crapette.rows import SCHEMA, open_rounds, survey
+from dsolve.crapette.rows import SCHEMA, open_rounds, options_of, survey, survey_params
 from dsolve.crapette.rules import Options
 from dsolve.crapette.stats import summarize
 from dsolve.errors import InputError
@@ -92,6 +92,14 @@ def test_stats_from_a_survey_are_the_stats_of_the_rounds(tmp_path):
     assert (f"first player wins: {100 * first['share']:.2f} % [{100 * first['low']:.2f}, "
             f"{100 * first['high']:.2f}] ({first['count']}/240)") in text
     assert "greedy vs random (seats swapped): greedy wins " in text and "rounds per match to 300: mean " in text
+    assert f"\nrules: {Options()}\nrounds: 240\n" in text
+
+
+def test_a_survey_recorded_before_the_waste_option_reads_as_waste_never_played():
+    options = Options(load_match="suit", waste_playable=False)
+    before = survey_params(options)["rules"].replace(",waste_playable=no", "")
+    assert "waste" not in before and options_of({"rules": before}) == options
+    assert options_of(survey_params(Options())) == Options()
 
 
 def test_the_rules_options_reach_the_rounds_and_the_target_the_stats(tmp_path):

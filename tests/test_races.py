@@ -314,6 +314,10 @@ def test_cli_race_report_and_json():
     (["1", "2", "--players", "hidden,bob"], "unknown player"),
     (["1", "2", "--mode", "x"], "unknown mode"),
     (["1", "2", "--draw", "2"], "draw must be 1 or 3"),
+    (["1", "2", "--think", "inf,1"], "positive finite means"),
+    (["1", "2", "--think", "1,nan"], "positive finite means"),
+    (["1", "2", "--think", "1,1,1"], "positive finite means"),
+    (["1", "2", "--think", "x"], "bad think times"),
 ])
 def test_cli_race_bad_input_is_one_line_exit_2(args, message):
     out = CliRunner().invoke(main, ["race", *args])

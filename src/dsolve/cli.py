@@ -798,7 +798,7 @@ def _crapette_setup(players: str, rules_text: str | None) -> tuple[tuple[str, st
 
 _CRAPETTE_OPTIONS = (
     click.option("--players", default="greedy,greedy", show_default=True, metavar="A,B",
-                 help="seat A's and seat B's player: random, greedy, search (one name: both)"),
+                 help="seat A's and seat B's player: random, greedy, search, planner (one name: both)"),
     click.option("--rules", "rules_text", metavar="SPEC",
                  help="rules options, e.g. load_match=suit,reserve_first=no (see the README)"),
     click.option("--json", "as_json", is_flag=True, help="print JSON"),
@@ -815,7 +815,8 @@ def crapette_options(command: F) -> F:
 @crapette.command("play")
 @click.argument("seed")
 @crapette_options
-@click.option("--match", "whole_match", is_flag=True, help="play a match to 300 points (SEED seeds its deals)")
+@click.option("--match", "whole_match", is_flag=True,
+              help="play a match to the rules' target points (300 unless --rules target=N; SEED seeds its deals)")
 def crapette_play(seed: str, players: str, rules_text: str | None, as_json: bool, whole_match: bool) -> None:
     """Play the round dealt by SEED (or with --match a match) and print the moves and the score."""
     from .crapette import rounds
@@ -832,7 +833,7 @@ def crapette_play(seed: str, players: str, rules_text: str | None, as_json: bool
 @crapette.command("survey")
 @click.option("--seeds", required=True, metavar="FIRST-LAST", help="round seeds, inclusive, e.g. 1-10000")
 @click.option("--players", default="greedy", show_default=True, metavar="A,B",
-              help="seat A's and seat B's player: random, greedy, search (one name: both); two different "
+              help="seat A's and seat B's player: random, greedy, search, planner (one name: both); two different "
                    "players play each seed in both seat orders")
 @click.option("--rules", "rules_text", metavar="SPEC",
               help="rules options, e.g. load_match=suit,reserve_first=no (see the README)")
@@ -863,13 +864,14 @@ def crapette_survey(seeds: str, players: str, rules_text: str | None, out: str, 
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def crapette_stats(directory: str, as_json: bool) -> None:
     """From the Crapette survey in DIR: the first player's win share (95 % Wilson interval),
-    stalemates, moves and turns per round, points per round, rounds per match to 300, and with
-    two player types each one's win share against the other."""
-    from .crapette.rows import summarize_survey
+    stalemates, moves and turns per round, points per round, rounds per match to the rules'
+    target (300 by default), and with two player types each one's win share against the other."""
+    from .crapette.rows import options_of, summarize_survey
     from .crapette.stats import format_summary
 
     found, summary = summarize_survey(directory)
-    _show_survey_stats(found, summary, summary["rounds"], "rounds", format_summary(summary), as_json)
+    text = f"rules: {options_of(found.manifest.params)}\n{format_summary(summary)}"
+    _show_survey_stats(found, summary, summary["rounds"], "rounds", text, as_json)
 
 
 def _show_survey_stats(found: Any, summary: dict, count: int, unit: str, text: str, as_json: bool) -> None:

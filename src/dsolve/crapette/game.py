@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ..errors import InputError
 from .rules import (CARDS, HIDDEN, HOUSE_COUNT, HOUSE_KEY, HOUSE_NEED, LOAD_TABLES, RANK, SUIT,
-                    Options, kind_of, name)
+                    Options, ascii_whole, kind_of, name)
 
 # Where a card moves from (houses are 0..7) and to.
 RESERVE, HAND, DRAW_PILE, WASTE = 8, 9, 10, 11
@@ -24,8 +24,8 @@ FOUNDATION, OPP_RESERVE, OPP_WASTE = 12, 13, 14
 # Move kinds.
 PLAY, DRAW, DISCARD, TURN, PASS = "play", "draw", "discard", "turn", "pass"
 
-_PLACE_NAMES = {RESERVE: "res", HAND: "hand", FOUNDATION: "found", OPP_RESERVE: "opp-res",
-                OPP_WASTE: "opp-waste"}
+_PLACE_NAMES = {RESERVE: "res", HAND: "hand", WASTE: "waste", FOUNDATION: "found",
+                OPP_RESERVE: "opp-res", OPP_WASTE: "opp-waste"}
 SEATS = "AB"
 
 
@@ -34,12 +34,13 @@ class IllegalMove(InputError):
 
 
 def place_name(place: int) -> str:
-    """``h1``..``h8`` for the houses, else ``res``, ``hand``, ``found``, ``opp-res``, ``opp-waste``."""
+    """``h1``..``h8`` for the houses, else ``res``, ``hand``, ``waste``, ``found``, ``opp-res``,
+    ``opp-waste``."""
     return f"h{place + 1}" if place < HOUSE_COUNT else _PLACE_NAMES[place]
 
 
 class Move(NamedTuple):
-    """One move. ``play``: ``card`` from ``src`` (a house, ``RESERVE`` or ``HAND``) to ``dst``
+    """One move. ``play``: ``card`` from ``src`` (a house, ``RESERVE``, ``HAND`` or ``WASTE``) to ``dst``
     (a house, ``FOUNDATION``, ``OPP_RESERVE``, ``OPP_WASTE``); ``draw``: turn the draw pile's top
     card; ``discard``: the drawn card, which cannot be played, to the waste (ends the turn);
     ``turn``: the waste turned over as the new draw pile; ``pass``: end a turn with nothing to draw."""
@@ -148,11 +149,13 @@ class Table:
         1. A house emptied this turn is filled from the reserve first.
         2. A drawn card goes to a foundation if it can, else onto a house or the opponent's
            reserve or waste if it can, else to the waste.
-        3. Cards that can go to a foundation (reserve top, house tops) go first.
+        3. Cards that can go to a foundation (reserve top, house tops, the waste top when it is
+           playable) go first.
         4. The reserve top, when it can be played, is played first (``reserve_first``), or at
            least before the next draw.
-        5. Then house moves and loads from houses, in any order, and drawing: the draw pile's top,
-           or with the draw pile empty, turning the waste over, or with both empty, passing.
+        5. Then house moves and loads from houses, in any order, plays of the waste top (with the
+           draw pile empty and ``waste_playable``), and drawing: the draw pile's top, or with the
+           draw pile empty, turning the waste over, or with both empty, passing.
         """
         p = self.turn
         reserve = self.reserve[p]
@@ -165,7 +168,10 @@ class Table:
                 return [Move(PLAY, card, HAND, FOUNDATION)]
             return self._targets(card, HAND) or [Move(DISCARD, card, HAND, WASTE)]
         tops = [(h, pile[-1]) for h, pile in enumerate(houses) if pile]
+        waste = self.waste[p][-1] if self.options.waste_playable and self.waste[p] and not self.draw[p] else -1
         found = [Move(PLAY, t, h, FOUNDATION) for h, t in tops if self.can_found(t)]
+        if waste >= 0 and self.can_found(waste):
+            found.append(Move(PLAY, waste, WASTE, FOUNDATION))
         if reserve and self.can_found(reserve[-1]):
             found.insert(0, Move(PLAY, reserve[-1], RESERVE, FOUNDATION))
         if found:
@@ -176,6 +182,8 @@ class Table:
         load = self.options.load_from_houses
         for h, t in tops:
             moves += self._targets(t, h, load)
+        if waste >= 0:
+            moves += self._targets(waste, WASTE)
         if not (reserve and moves and moves[0].src == RESERVE):
             if self.draw[p]:
                 moves.append(Move(DRAW, self.draw[p][-1], DRAW_PILE, HAND))
@@ -226,6 +234,8 @@ class Table:
                     self.down[p] -= 1  # the next card is turned face up
             elif src == HAND:
                 self.hand = -1
+            elif src == WASTE:
+                self.waste[p].pop()
             else:
                 pile = self.houses[src]
                 pile.pop()
@@ -274,6 +284,8 @@ class Table:
             self.reserve[p].append(card)
         elif src == HAND:
             self.hand = card
+        elif src == WASTE:
+            self.waste[p].append(card)
         else:
             self.houses[src].append(card)
         self.fill, self.down[p] = saved
@@ -281,8 +293,8 @@ class Table:
 
 def check_seed(seed: object) -> int:
     """A round seed: a whole number >= 0 (given as an int or its decimal text)."""
-    if isinstance(seed, str) and seed.strip().isdigit():
-        return int(seed)
+    if isinstance(seed, str) and (number := ascii_whole(seed)) is not None:
+        return number
     if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
         return seed
     raise InputError(f"bad seed {seed!r} (expected a whole number >= 0)")

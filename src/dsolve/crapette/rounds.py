@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass, field
 
 from ..seats import parse_seats
 from .game import DISCARD, PASS, SEATS, TURN, IllegalMove, Round, RoundResult, check_seed, deal, replay
-from .players import PLAYERS, make_player, player_seed
+from .players import PLAYERS, Player, make_player, player_seed
 from .rules import Options, name
+from .stats import counted
 
 MAX_TURN_MOVES = 5000
 ROW_COLUMNS = ("seed", "player_a", "player_b", "first_player", "winner", "end", "points_a",
@@ -26,7 +27,12 @@ def play_round(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
     """The round dealt by ``seed``, played to its end by ``players`` (seat A, seat B); the same
     arguments give the same round."""
     rnd = Round.deal(seed, options)
-    seats = [make_player(kind, player_seed(rnd.seed, seat)) for seat, kind in enumerate(players)]
+    return play_out(rnd, [make_player(kind, player_seed(rnd.seed, seat)) for seat, kind in enumerate(players)])
+
+
+def play_out(rnd: Round, seats: Sequence[Player]) -> Round:
+    """Play ``rnd`` to its end, ``seats[s]`` choosing for seat ``s`` whenever the rules leave
+    more than one move; returns ``rnd``."""
     turn, moves_this_turn = 0, 0
     while rnd.result is None:
         moves = rnd.legal_moves()
@@ -34,7 +40,7 @@ def play_round(seed: int | str, players: tuple[str, str] = ("greedy", "greedy"),
         moves_this_turn = moves_this_turn + 1 if rnd.turns == turn else 0
         turn = rnd.turns
         if moves_this_turn > MAX_TURN_MOVES:  # a player that never ends its turn: a bug, not a rule
-            raise RuntimeError(f"seed {rnd.seed}: {players[rnd.turn]} made {MAX_TURN_MOVES} moves in one turn")
+            raise RuntimeError(f"seed {rnd.seed}: {seats[rnd.turn].name} made {MAX_TURN_MOVES} moves in one turn")
     return rnd
 
 
@@ -50,7 +56,7 @@ def round_record(rnd: Round, players: tuple[str, str]) -> dict:
 def replay_record(record: dict) -> Round:
     """Replay a :func:`round_record` move by move, each checked by the engine; :class:`IllegalMove`
     if a move is not legal or the round does not end as recorded."""
-    rnd = replay(record["seed"], record["moves"], Options.parse(record["options"]))
+    rnd = replay(record["seed"], record["moves"], Options.recorded(record["options"]))
     expected = RoundResult(**{**record["result"], "points": tuple(record["result"]["points"]),
                               "left": tuple(record["result"]["left"])})
     if rnd.result != expected:
@@ -127,7 +133,7 @@ def format_result(rnd: Round, players: tuple[str, str]) -> str:
     r = rnd.result
     assert r is not None
     who = [f"{SEATS[s]} ({players[s]})" for s in (0, 1)]
-    size = f"{rnd.turns} turns, {len(rnd.moves)} moves"
+    size = f"{counted(rnd.turns, 'turn')}, {counted(len(rnd.moves), 'move')}"
     if r.end == "out":
         w = r.winner
         return (f"{who[w]} goes out after {size}: {who[w]} scores {r.points[w]} "
@@ -138,10 +144,12 @@ def format_result(rnd: Round, players: tuple[str, str]) -> str:
 
 
 def format_round(rnd: Round, players: tuple[str, str]) -> str:
-    """The round as text: who starts and why, each turn's moves on a line, and the result."""
+    """The round as text: who starts and why, the rules options, each turn's moves on a line, and
+    the result."""
     t0 = deal(rnd.seed, rnd.options) if rnd.seed is not None else None
     lines = [f"seed {rnd.seed}: A {players[0]}, B {players[1]}; {SEATS[rnd.first]} starts"
-             + (f" (reserve tops A {name(t0.reserve[0][-1])}, B {name(t0.reserve[1][-1])})" if t0 else "")]
+             + (f" (reserve tops A {name(t0.reserve[0][-1])}, B {name(t0.reserve[1][-1])})" if t0 else ""),
+             f"rules: {rnd.options}"]
     seat, turn, current = rnd.first, 1, []
     for move in rnd.moves:
         current.append(str(move))
@@ -162,14 +170,16 @@ def match_record(match: Match) -> dict:
 
 
 def format_match(match: Match) -> str:
-    """A line per round (deal seed, result, running totals) and the winner."""
+    """The rules options, a line per round (deal seed, result, running totals) and the winner."""
     totals = [0, 0]
     lines = [f"match {match.seed}: A {match.players[0]}, B {match.players[1]}"]
+    if match.rounds:
+        lines.append(f"rules: {match.rounds[0].options}")
     for k, rnd in enumerate(match.rounds, 1):
         totals = [totals[s] + rnd.result.points[s] for s in (0, 1)]  # type: ignore[union-attr]
         lines.append(f"round {k} (deal {rnd.seed}, {SEATS[rnd.first]} starts): "
                      f"{format_result(rnd, match.players)}; totals A {totals[0]}, B {totals[1]}")
     w = match.winner
     lines.append(f"{SEATS[w]} ({match.players[w]}) wins the match {match.totals[w]} to "
-                 f"{match.totals[1 - w]} in {len(match.rounds)} rounds")
+                 f"{match.totals[1 - w]} in {counted(len(match.rounds), 'round')}")
     return "\n".join(lines)

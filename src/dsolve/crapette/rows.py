@@ -18,7 +18,7 @@ from ..survey.store import Survey, open_survey, read_manifest
 from .game import check_seed
 from .rounds import parse_players, play_rounds, seatings
 from .rules import Options
-from .stats import summarize
+from .stats import counted, summarize
 
 CONVENTION = "crapette"  # random.Random(seed) shuffles seat A's deck, then seat B's (game.deal)
 ENDS = ("out", "stalemate", "turn limit")
@@ -54,8 +54,8 @@ def survey_params(options: Options) -> dict[str, str]:
 
 
 def options_of(params: Sequence[tuple[str, str]] | dict[str, str]) -> Options:
-    """The rules options a survey recorded (:func:`survey_params`)."""
-    return Options.parse(dict(params).get("rules", ""))
+    """The rules options a survey recorded (:func:`survey_params`; :meth:`Options.recorded`)."""
+    return Options.recorded(dict(params).get("rules", ""))
 
 
 def check(convention: str, seeds: range, pairings: Sequence[str]) -> None:
@@ -106,7 +106,7 @@ class Tally:
 
     def __str__(self) -> str:
         share = 100 * self.first_wins / self.rounds if self.rounds else 0.0
-        return f"{self.rounds} rounds, first player wins {share:.1f} %, stalemates {self.stalemates}"
+        return f"{counted(self.rounds, 'round')}, first player wins {share:.1f} %, stalemates {self.stalemates}"
 
 
 CRAPETTE = Job("crapette", "players", "pairings", CONVENTION, SCHEMA, play_chunk, check, Tally, valid,

@@ -73,6 +73,13 @@ def kind_of(text: str) -> int:
 _YES, _NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 
 
+def ascii_whole(text: str) -> int | None:
+    """``text`` (surrounding blanks aside) as a whole number written in the ASCII digits 0-9,
+    else None (``str.isdigit`` alone also takes digits such as ``²``, which ``int`` refuses)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 @dataclass(frozen=True)
 class Options:
     """The choices the page leaves open (see the README's Crapette section).
@@ -88,6 +95,10 @@ class Options:
     ``any`` card, or ``none``.
     ``turn_ends_turn``: turning the waste over into a new draw pile (when the draw pile is empty)
     ends the turn (the page: "once a player has discarded their waste pile, their turn ends").
+    ``waste_playable``: with the draw pile empty, the waste's top card may be played (to a
+    foundation, a house, the opponent's reserve or waste) like the reserve top (the page: "waste
+    pile cards cannot be played until the draw pile is depleted"); ``False``: the waste is never
+    played from, only turned over.
     ``max_turns``: a round still running after this many turns ends as a stalemate (``turn limit``).
     ``target``: the points that win a match.
     """
@@ -97,6 +108,7 @@ class Options:
     load_from_houses: bool = True
     empty_house: str = "any"
     turn_ends_turn: bool = True
+    waste_playable: bool = True
     max_turns: int = 3000
     target: int = TARGET
 
@@ -106,7 +118,7 @@ class Options:
         if self.empty_house not in EMPTY_HOUSE_RULES:
             raise InputError(f"empty_house must be one of {', '.join(EMPTY_HOUSE_RULES)}, "
                              f"got {self.empty_house!r}")
-        for flag in ("reserve_first", "load_from_houses", "turn_ends_turn"):
+        for flag in ("reserve_first", "load_from_houses", "turn_ends_turn", "waste_playable"):
             if not isinstance(getattr(self, flag), bool):
                 raise InputError(f"{flag} must be yes or no, got {getattr(self, flag)!r}")
         for number in ("max_turns", "target"):
@@ -134,9 +146,18 @@ class Options:
                     raise InputError(f"{key} must be yes or no, got {value!r}")
                 values[key] = value.lower() in _YES
             elif isinstance(default, int):
-                if not value.isdigit():
+                number = ascii_whole(value)
+                if number is None:
                     raise InputError(f"{key} must be a positive whole number, got {value!r}")
-                values[key] = int(value)
+                values[key] = number
             else:
                 values[key] = value
         return cls(**values)  # type: ignore[arg-type]
+
+    @classmethod
+    def recorded(cls, text: str) -> "Options":
+        """The options as a record or a survey wrote them (``str`` of the options: every field).
+        Text without ``waste_playable`` was written before the waste could be played: ``no``."""
+        if text and "waste_playable=" not in text:
+            text += ",waste_playable=no"
+        return cls.parse(text)

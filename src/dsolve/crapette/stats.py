@@ -10,6 +10,12 @@ from ..survey.stats import mean, mean_text, quantile, share, share_text
 from .rules import TARGET
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``"1 round"``, ``"2 rounds"``: ``count`` and ``noun``, in its ``plural`` (default: with an
+    ``s``) unless ``count`` is 1."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def _mean_p90(values: Sequence[float]) -> dict:
     """The mean of ``values`` with its 95 % interval (:func:`dsolve.survey.stats.mean`: keys n,
     mean, low, high) and their 90th percentile ``p90`` (:func:`dsolve.survey.stats.quantile`; None
@@ -94,7 +100,7 @@ def format_summary(summary: dict) -> str:
         f"turns per round: {_mean_p90_text(s['turns'], 1)}",
         f"points per round: {_mean_p90_text(s['points'], 1)}",
         f"rounds per match to {m['target']}: {_mean_p90_text(m, 2, interval=True)} "
-        f"({m['n']} matches of consecutive rounds)",
+        f"({counted(m['n'], 'match', 'matches')} of consecutive rounds)",
     ]
     for p in s["pairings"]:
         x, y = p["players"]

@@ -18,6 +18,7 @@ game as a mutual block; repetitions and ``max_moves`` as in the race.
 """
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -48,8 +49,8 @@ class Clock:
     shape: float = 4.0
 
     def __post_init__(self) -> None:
-        if len(self.think) != 2 or not all(t > 0 for t in self.think) or not self.shape > 0:
-            raise InputError(f"think times must be two positive means, got {self.think!r}")
+        if len(self.think) != 2 or not all(0 < t < math.inf for t in self.think) or not self.shape > 0:
+            raise InputError(f"think times must be two positive finite means, got {self.think!r}")
 
     def wait(self, rng: random.Random, seat: int) -> float:
         return rng.gammavariate(self.shape, self.think[seat] / self.shape)

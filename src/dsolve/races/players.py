@@ -22,7 +22,9 @@ other seat places on this seat's piles (open race) is left out of the projection
 
 Each decision, before asking the single-deck player: (1) a foundation move the projection does
 not show (a lifted card, a card going onto the higher pile out of the projection's order, another
-seat's card on this seat's piles) is played at once; (2) in the open race, a card or run leaving
+seat's card on this seat's piles) is played at once; (2) in the open race, the best play of the
+other tableau's top card by :func:`take_score` if it scores above zero (ties: the table's order
+of legal moves; a card taken onto a pile at most once); (3) in the open race, a card or run leaving
 the seat's layout onto the other tableau (a reveal first, then one that empties a pile, then the
 waste top, then any), never a card that came back after it sent it over. Otherwise the
 single-deck player's move on the projection is played if the table allows the same move (same
@@ -32,12 +34,9 @@ foundations or on its piles) or its own move bounced: its sampled worlds were de
 projection that no longer holds. It takes a move the table refuses as a sign of the same and
 asks once more afresh, then turns the stock if it can.
 
-In the open race the hidden and careless players also take the other tableau's top card onward
-(:func:`take_score`), before sending their own cards over: each legal move of that card is scored
-from what the seat sees, and the best move scoring above zero is played (ties: the table's order
-of legal moves), a card taken onto a pile at most once. The ``-own`` players (``hidden-own``,
-``careless-own``) never do: they are the same players, same random numbers, ignoring the other
-tableau's cards (in the locked race they are the players themselves).
+The ``-own`` players (``hidden-own``, ``careless-own``) skip step (2), and their progress moves
+(below) never take the other's card: they are the same players, same random numbers, ignoring
+the other tableau's cards (in the locked race they play exactly as ``hidden`` and ``careless``).
 
 No adapter player returns no move while it has a *progress move*: when its single-deck player
 has none (it gave up, or its worlds say its own game is lost), it still plays a card to a

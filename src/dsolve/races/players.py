@@ -22,7 +22,9 @@ other seat places on this seat's piles (open race) is left out of the projection
 
 Each decision, before asking the single-deck player: (1) a foundation move the projection does
 not show (a lifted card, a card going onto the higher pile out of the projection's order, another
-seat's card on this seat's piles) is played at once; (2) in the open race, a card or run leaving
+seat's card on this seat's piles) is played at once; (2) in the open race, the best play of the
+other tableau's top card by :func:`take_score` if it scores above zero (ties: the table's order
+of legal moves; a card taken onto a pile at most once); (3) in the open race, a card or run leaving
 the seat's layout onto the other tableau (a reveal first, then one that empties a pile, then the
 waste top, then any), never a card that came back after it sent it over. Otherwise the
 single-deck player's move on the projection is played if the table allows the same move (same
@@ -31,6 +33,15 @@ hidden player is started afresh when the other seat has disturbed the seat (move
 foundations or on its piles) or its own move bounced: its sampled worlds were dealt for a
 projection that no longer holds. It takes a move the table refuses as a sign of the same and
 asks once more afresh, then turns the stock if it can.
+
+The ``-own`` players (``hidden-own``, ``careless-own``) skip step (2), and their progress moves
+(below) never take the other's card: they are the same players, same random numbers, ignoring
+the other tableau's cards (in the locked race they play exactly as ``hidden`` and ``careless``).
+
+No adapter player returns no move while it has a *progress move*: when its single-deck player
+has none (it gave up, or its worlds say its own game is lost), it still plays a card to a
+foundation (the count decides a blocked race) or turns up one of its face-down cards
+(:func:`progress_move`), and only then gives up.
 
 The random player plays a uniformly random legal move (it is here to exercise the rules).
 """
@@ -49,10 +60,17 @@ from ..players.careless import CarelessPlayer
 from ..players.hidden import HiddenOptions, HiddenPlayer
 from ..players.view import Player, SeatView, view_of
 from ..rules import Rules
-from .table import (FOUNDATION, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove, RaceRules,
-                    RaceView)
+from .table import (FOUNDATION, KING, OPEN, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove,
+                    RaceRules, RaceView)
 
-PLAYERS = ("hidden", "careless", "random")
+OWN = "-own"  # the suffix of a player that ignores the other tableau's cards
+PLAYERS = ("hidden", "careless", "random", "hidden" + OWN, "careless" + OWN)
+
+# take_score's weights (see there)
+HOME_SCORE = 3  # the card goes to a foundation
+FREE_SCORE = 2  # one of the seat's face-down cards can be turned up just after
+OWN_PILE_COST = 2  # the card lands on the seat's own tableau: one more card to clear
+REVEAL_COST = 1  # one of the other's face-down cards is turned up for them
 
 
 def _rank(code: int) -> int:
@@ -61,6 +79,56 @@ def _rank(code: int) -> int:
 
 def _suit(code: int) -> int:
     return code % 4
+
+
+def _fits(card: int, onto: int | None) -> bool:
+    """Does ``card`` (a code) build on ``onto`` (None: an empty pile)?"""
+    if onto is None:
+        return _rank(card) == KING
+    return _rank(card) == _rank(onto) - 1 and card % 2 != onto % 2
+
+
+def _frees_own(view: RaceView, onto: int | None) -> bool:
+    """Could a whole face-up part of one of the seat's piles (a run over face-down cards) go onto
+    a pile topped by ``onto`` (None: empty), turning up a face-down card of the seat's?"""
+    seat = view.seat
+    for pile, down in zip(view.face_up[seat], view.face_down[seat]):
+        if down and pile and all(_fits(a, b) for a, b in zip(pile[1:], pile)) and _fits(pile[0], onto):
+            return True
+    return False
+
+
+def take_score(view: RaceView, move: RaceMove) -> int:
+    """The worth of ``move``, a play of the other tableau's top card, from what the seat sees:
+    ``HOME_SCORE`` when the card goes to a foundation (the mover's count goes up, and the suit
+    climbs); ``FREE_SCORE`` when the pile it leaves is then topped by a face-up card (or empty) that
+    takes a whole run of the seat's lying on face-down cards (the next move turns one of them
+    up); less ``OWN_PILE_COST`` when the card lands on the seat's own tableau (one more card it must
+    clear before it finishes), less ``REVEAL_COST`` when taking it turns up one of the other's
+    face-down cards (a card they could not reach). Only face-up cards and face-down counts are
+    read: what a card taken from a face-down card uncovers is never looked at."""
+    other = 1 - view.seat
+    left = view.face_up[other][move.src][:-1]
+    down = view.face_down[other][move.src]
+    score = HOME_SCORE if move.dst_side == FOUNDATION else 0
+    if move.dst_side != FOUNDATION and (left or not down) and _frees_own(view, left[-1] if left else None):
+        score += FREE_SCORE
+    if move.dst_side == view.seat:
+        score -= OWN_PILE_COST
+    if not left and down:
+        score -= REVEAL_COST
+    return score
+
+
+def progress_move(view: RaceView, takes: bool = True) -> RaceMove | None:
+    """A move that makes progress for the seat, or None: a card to a foundation (from the other
+    tableau too if ``takes``), else a move that turns up one of its face-down cards (the table's
+    first such legal move)."""
+    seat = view.seat
+    home = next((m for m in view.legal if m.kind == PLAY and m.dst_side == FOUNDATION
+                 and (takes or m.src_side == seat)), None)
+    return home or next((m for m in view.legal if m.kind == PLAY and m.src_side == seat and m.src != WASTE
+                         and view.face_down[seat][m.src] and m.count == len(view.face_up[seat][m.src])), None)
 
 
 @cache
@@ -137,26 +205,29 @@ def real_move(view: RaceView, move: Move) -> RaceMove | None:
 
 class SeatAdapter:
     """A one-deck player at a race seat (see the module docstring). ``make`` builds the one-deck
-    player for a view; ``fresh`` whether to build it again when the seat was disturbed."""
+    player for a view; ``fresh`` whether to build it again when the seat was disturbed; ``takes``
+    whether it takes the other tableau's top card in the open race."""
 
-    def __init__(self, make: Callable[[RaceView], Player], fresh: bool) -> None:
-        self._make, self._fresh = make, fresh
+    def __init__(self, make: Callable[[RaceView], Player], fresh: bool, takes: bool = True) -> None:
+        self._make, self._fresh, self._takes = make, fresh, takes
         self._inner: Player | None = None
         self._expected: tuple | None = None  # (disturbed, bounced, heights) its last move left
         self._sent: set[int] = set()  # cards sent over to the other tableau
+        self._taken: set[int] = set()  # the other's cards taken onto a pile
 
     def choose(self, view: RaceView) -> RaceMove | None:
         projected = project(view)
-        move = self._free_home(view, projected) or self._send_over(view)
+        move = self._free_home(view, projected) or self._take_over(view) or self._send_over(view)
         if move is not None or projected is None:
             self._expected = None
-            return move or _stock_move(view)
+            return move or _stock_move(view) or progress_move(view, self._takes)
         if self._inner is None or (self._fresh and not self._as_expected(view, projected)):
             self._inner = self._make(view)
         for _ in range(2):
             choice = self._inner.choose(projected)
             if choice is None:
-                return None
+                self._expected = None
+                return progress_move(view, self._takes)
             move = real_move(view, choice)
             if move is not None:
                 if self._fresh:  # what _as_expected compares the next projection with
@@ -165,7 +236,7 @@ class SeatAdapter:
                 return move
             self._inner = self._make(view)
         self._expected = None
-        return _stock_move(view)
+        return _stock_move(view) or progress_move(view, self._takes)
 
     def _as_expected(self, view: RaceView, projected: SeatView) -> bool:
         """Is the projection what the one-deck player's last move should have left (nothing
@@ -189,6 +260,22 @@ class SeatAdapter:
                         or _rank(card) != projected.foundations[_suit(card)]):
                     return move
         return None
+
+    def _take_over(self, view: RaceView) -> RaceMove | None:
+        """In the open race, the best play of the other tableau's top card by :func:`take_score`
+        if it scores above zero (a card taken onto a pile once only), else None."""
+        if not self._takes or view.rules.variant != OPEN:
+            return None
+        best, most = None, 0
+        for move in view.legal:
+            if (move.kind == PLAY and move.src_side == 1 - view.seat
+                    and (move.dst_side == FOUNDATION or move.card not in self._taken)):
+                score = take_score(view, move)
+                if score > most:
+                    best, most = move, score
+        if best is not None and best.dst_side != FOUNDATION:
+            self._taken.add(best.card)
+        return best
 
     def _send_over(self, view: RaceView) -> RaceMove | None:
         seat = view.seat
@@ -231,12 +318,14 @@ class RandomRacer:
 
 
 def make_racer(name: str, seed: str, hidden: HiddenOptions = HiddenOptions()) -> SeatAdapter | RandomRacer:
-    """The player ``name`` (one of :data:`PLAYERS`) with its random choices seeded by ``seed``."""
-    rng = random.Random(f"{name}:{seed}")
-    if name == "hidden":
-        return SeatAdapter(lambda view: HiddenPlayer(single_rules(view.rules), rng, hidden), fresh=True)
-    if name == "careless":
-        return SeatAdapter(lambda view: CarelessPlayer(rng), fresh=False)
+    """The player ``name`` (one of :data:`PLAYERS`) with its random choices seeded by ``seed``
+    (a ``-own`` player draws the same random numbers as the player it is named after)."""
+    base, takes = (name[:-len(OWN)], False) if name.endswith(OWN) else (name, True)
+    rng = random.Random(f"{base}:{seed}")
+    if base == "hidden":
+        return SeatAdapter(lambda view: HiddenPlayer(single_rules(view.rules), rng, hidden), True, takes)
+    if base == "careless":
+        return SeatAdapter(lambda view: CarelessPlayer(rng), False, takes)
     if name == "random":
         return RandomRacer(rng)
     raise InputError(f"unknown player {name!r} (players: {', '.join(PLAYERS)})")

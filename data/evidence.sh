@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Background evidence runs (resumable: rerun this script to resume; each command resumes its survey).
-# Lane A (issue 20): race-table grades of seeds 1..10000 under race, then standard.
-# Lane B (issue 22): double-solitaire race surveys of 2,000 random pairs with careless players
+# Lane A: race-table grades of seeds 1..10000 under race, then standard.
+# Lane B: double-solitaire race surveys of 2,000 random pairs with careless players
 #   (locked draw 3, open draw 1: what the issue asks; locked draw 1 on the first 1,000 pairs to set
 #   open against locked at the same draw), then pairs picked from seeds 1..2000 (a 20-race check, then 60),
 #   then hidden against careless players on pairs 1..100.
-# Lane C (issue 21): the Double Klondike table, 8 rule sets x seeds 1..10000, then its unknowns again.
+# Lane C: the Double Klondike table, 8 rule sets x seeds 1..10000, then its unknowns again.
+# Lane D: Crapette under both readings of the waste rule, 10,000 rounds a setting: greedy and planner
+#   against themselves (the first player's edge and stalemates), waste playable (the default) and not.
 # Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
 # one; LANES: which lanes, default AB). Run from a checkout with the core built: nohup setsid bash data/evidence.sh &
 cd "${EVIDENCE_DIR:-$(dirname "$0")/..}"
@@ -41,8 +43,14 @@ laneC() {
   $D survey --seeds 1-10000 $R --out data/surveys/double-klondike-1e4 --timeout 10 --jobs 1 >> /tmp/evidence-dk.log 2>&1
   $D survey --out data/surveys/double-klondike-1e4 --retry-unknown --timeout 120 --jobs 1 >> /tmp/evidence-dk.log 2>&1
 }
+laneD() {
+  for s in "greedy yes greedy-greedy-waste" "planner yes planner-planner-waste" "planner no planner-planner"; do set -- $s
+    $D crapette survey --seeds 1-10000 --players $1 --rules waste_playable=$2 --out data/surveys/crapette-$3 --jobs 1 >> /tmp/evidence-crapette.log 2>&1
+  done
+}
 lanes=${LANES:-AB} pids=()
 [[ $lanes == *A* ]] && { laneA & pids+=($!); }
 [[ $lanes == *B* ]] && { laneB & pids+=($!); }
 [[ $lanes == *C* ]] && { laneC & pids+=($!); }
+[[ $lanes == *D* ]] && { laneD & pids+=($!); }
 wait "${pids[@]}"          # then the EXIT trap stops the periodic commits and commits the rest

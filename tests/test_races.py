@@ -14,7 +14,7 @@ from dsolve.cli import main
 from dsolve.errors import InputError
 from dsolve.players.hidden import HiddenOptions
 from dsolve.races.players import project
-from dsolve.races.race import RaceSetup, play_race, race_pair, report, play_races
+from dsolve.races.race import RaceSetup, play_race, race_pair, race_winner, report, play_races
 from dsolve.races.referee import replay
 from dsolve.races.table import (FOUNDATION, LOCKED, OPEN, PLAY, TURN, IllegalMove, RaceMove,
                                 RaceRules, Table, code_of, parse_race_move)
@@ -158,6 +158,70 @@ def test_turns_start_with_the_lower_one_card_pile_and_pass_after_turning_the_sto
             if move.kind in (TURN, "pass"):
                 seat = 1 - seat
         assert replay(rec.to_dict()).ok
+
+
+# -- a seat emptied by the other seat's move -------------------------------------------------------
+
+def last_cards_table(variant: str = OPEN) -> Table:
+    """All 104 cards in place: every card on the foundations (A's on f1-f4, B's on f5-f8) except
+    A's KS on A's pile 1, B's KH on A's pile 2 (out for B) and B's QH, B's last card, on B's pile 1."""
+    t = bare_table(variant)
+    held = {c(0, "KS"), c(1, "KH"), c(1, "QH")}
+    for f in range(8):
+        owner, suit = divmod(f, 4)
+        t.foundations[f] = [code for code in (c(owner, r + s) for r in "A23456789TJQK" for s in "CDHS")
+                            if code % 4 == suit and code not in held]
+        t.foundations[f].sort()
+    t.piles[0][0], t.piles[0][1], t.piles[1][0] = [c(0, "KS")], [c(1, "KH")], [c(1, "QH")]
+    return t
+
+
+class Taking:
+    """Seat A's player: its first legal move of B's QH (to ``onto``: a foundation or A's KS)."""
+
+    def __init__(self, onto: int):
+        self.onto = onto
+
+    def choose(self, view):
+        return next((m for m in view.legal if m.card == c(1, "QH") and m.dst_side == self.onto), None)
+
+
+class Idle:
+    def choose(self, view):
+        return None
+
+
+@pytest.mark.parametrize("onto", [FOUNDATION, 0])
+def test_a_seat_emptied_by_the_other_seats_move_wins_at_that_move(onto):
+    t = last_cards_table()
+    assert not t.finished(0) and not t.finished(1)
+    out = play(t, [Taking(onto), Idle()], clock=Clock((0.1, 10.0)), rng=random.Random(1))
+    assert [str(m)[:6] for m in out.moves] == ["A b1>f" if onto == FOUNDATION else "A b1>a"]
+    assert out.end == FINISHED and t.finished(1) and not t.finished(0)
+    assert race_winner(t, out.end) == 1
+
+
+def test_the_referee_ends_the_race_when_the_other_seats_move_empties_a_seat():
+    from dsolve.races import referee
+
+    t = last_cards_table()
+    record = {"seeds": [1, 2], "convention": "solvitaire", "rules": str(RaceRules(OPEN, 1)), "mode": "race",
+              "first": "A", "moves": [str(m) for m in t.legal_moves(0) if m.card == c(1, "QH")][:1],
+              "end": "finished", "winner": "B", "contributed": [1, 0], "made": [1, 0]}
+
+    def judged(rec):
+        race = referee._Race(rec)
+        for s in (0, 1):
+            race.seats[s].piles = [[(x // 52, x % 52) for x in p] for p in t.piles[s]]
+            race.seats[s].down, race.seats[s].stock = [0] * 7, []
+        race.found = [[(x // 52, x % 52) for x in f] for f in t.foundations]
+        return referee._judge(race, rec)
+
+    assert record["moves"] == ["A b1>f7 QHb"]
+    assert judged(record).ok, judged(record).error
+    assert "B had finished" in judged(dict(record, moves=record["moves"] + ["A a1>f4 KSa"],
+                                           contributed=[2, 0], made=[2, 0])).error
+    assert not judged(dict(record, winner="A")).ok
 
 
 # -- records replay, invariants after every move --------------------------------------------------

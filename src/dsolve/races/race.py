@@ -7,7 +7,8 @@ two seeds, in either order), as duplicate bridge deals the same cards at both ta
 ``B A`` plays the same races as ``A B`` (in the other order within each board), and a seed raced
 against itself gives each deck the same results.
 
-Winner (both pages): a seat that has emptied its own piles, stock and waste wins at once;
+Winner (both pages): a seat that has emptied its own piles, stock and waste wins at once, whoever
+made the move that emptied them;
 otherwise (mutual block, a repeated table, the move limit) the seat that placed more cards on the
 foundations wins, and equal counts are a draw.
 """
@@ -74,6 +75,15 @@ class RaceSetup:
     max_moves: int = DEFAULT_MAX_MOVES
 
 
+def race_winner(table: Table, end: str) -> int | None:
+    """The winner of a race that ended ``end`` on ``table``: the seat that finished, else the seat
+    that placed more cards on the foundations (None: equal counts, a draw)."""
+    if end == FINISHED:
+        return int(table.finished(1))
+    a, b = table.contributed
+    return None if a == b else int(b > a)
+
+
 def play_race(seeds: tuple[int, int], setup: RaceSetup, board: str) -> RaceRecord:
     """One race: seat A dealt ``seeds[0]``, seat B ``seeds[1]``; ``board`` seeds its randomness."""
     table = Table.from_seeds(seeds, setup.rules, setup.convention)
@@ -81,10 +91,7 @@ def play_race(seeds: tuple[int, int], setup: RaceSetup, board: str) -> RaceRecor
     outcome: Outcome = play(table, racers, setup.mode, setup.clock, random.Random(f"clock:{board}"),
                              setup.max_moves)
     contributed = (table.contributed[0], table.contributed[1])
-    if outcome.end == FINISHED:
-        winner: int | None = outcome.moves[-1].seat
-    else:
-        winner = None if contributed[0] == contributed[1] else int(contributed[1] > contributed[0])
+    winner = race_winner(table, outcome.end)
     made = Counter(m.seat for m in outcome.moves if m.kind != "pass")
     return RaceRecord(seeds, setup.convention, setup.rules, setup.mode, setup.players, outcome.moves,
                       outcome.times, outcome.end, outcome.first, winner, contributed,

@@ -8,7 +8,8 @@ ever leaves a foundation (each foundation's cards before a move lie under the sa
 it) and each holds A upward of its suit; in turn mode that the right seat moves (the lower
 one-card pile starts; a seat's turn ends with a turn of its stock or a pass); and that the
 claimed end, winner and counts are what the moves give: a race ends the moment a seat has
-emptied its own piles, stock and waste, never earlier; otherwise the seat that placed more cards
+emptied its own piles, stock and waste (checked for both seats after every move: the other
+seat's move can carry a seat's last card away), never earlier, and that seat wins; otherwise the seat that placed more cards
 on the foundations wins and equal counts draw.
 """
 from __future__ import annotations
@@ -181,6 +182,11 @@ def replay(record: dict) -> Verdict:
         race = _Race(record)
     except (Foul, KeyError, ValueError) as err:
         return Verdict(False, 0, f"bad record: {err}")
+    return _judge(race, record)
+
+
+def _judge(race: _Race, record: dict) -> Verdict:
+    """Replay ``record``'s moves from ``race`` as it stands (the deal, or a position set by hand)."""
     everything = sorted((o, c) for o in (0, 1) for c in range(52))
     moves = record["moves"]
     turn = _first(race)
@@ -201,18 +207,19 @@ def replay(record: dict) -> Verdict:
         for f, (old, new) in enumerate(zip(before, race.found)):
             if new[:len(old)] != old or any(c[1] != r * 4 + f % 4 for r, c in enumerate(new)):
                 return Verdict(False, step, f"step {step} ({text}): foundation {f + 1} lost or misbuilt a card")
-        if race.seats[mover].clear() and step != len(moves):
-            return Verdict(False, step, f"step {step} ({text}): seat {'AB'[mover]} had finished; the race was over")
+        done = [s for s in (0, 1) if race.seats[s].clear()]
+        if done and step != len(moves):
+            return Verdict(False, step, f"step {step} ({text}): seat {'AB'[done[0]]} had finished; the race was over")
     return _check_end(record, race, moves)
 
 
 def _check_end(record: dict, race: _Race, moves: list[str]) -> Verdict:
     n = len(moves)
-    finished = bool(moves) and race.seats["AB".index(moves[-1][0])].clear()
-    if (record["end"] == "finished") != finished:
-        return Verdict(False, n, f"the record says {record['end']!r} but a seat finished: {finished}")
-    if finished:
-        winner: str | None = moves[-1][0]
+    done = [s for s in (0, 1) if race.seats[s].clear()]
+    if (record["end"] == "finished") != bool(done):
+        return Verdict(False, n, f"the record says {record['end']!r} but a seat finished: {bool(done)}")
+    if done:
+        winner: str | None = "AB"[done[0]]
     else:
         a, b = race.placed
         winner = None if a == b else "AB"[int(b > a)]

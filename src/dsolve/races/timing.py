@@ -69,15 +69,16 @@ class Outcome:
 
 
 class _Ends:
-    """The ends that come after a move: the mover finished, a table seen ``MAX_REPEATS`` times,
-    the move limit."""
+    """The ends that come after a move: a seat finished (either seat: in the open race a move of
+    one seat can carry the other's last card away), a table seen ``MAX_REPEATS`` times, the move
+    limit."""
 
     def __init__(self, max_moves: int) -> None:
         self._seen: Counter[tuple] = Counter()
         self._max_moves = max_moves
 
-    def after(self, table: Table, seat: int, moves: int) -> str | None:
-        if table.finished(seat):
+    def after(self, table: Table, moves: int) -> str | None:
+        if table.finished(0) or table.finished(1):
             return FINISHED
         key = table.key()
         self._seen[key] += 1
@@ -124,7 +125,7 @@ def _race(table: Table, players: Sequence[RacePlayer], clock: Clock, rng: random
         else:
             moves.append(move)
             times.append(now)
-            end = ends.after(table, seat, len(moves))
+            end = ends.after(table, len(moves))
             if end is None and pending[1 - seat] is None:
                 decide(1 - seat, now)
         if end is None:
@@ -149,7 +150,7 @@ def _turns(table: Table, players: Sequence[RacePlayer], max_moves: int) -> Outco
         passes = 0
         table.apply(move)
         moves.append(move)
-        end = ends.after(table, seat, len(moves))
+        end = ends.after(table, len(moves))
         if move.kind == TURN:
             seat = 1 - seat
     return Outcome(tuple(moves), (), end, first, (0, 0))

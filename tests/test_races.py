@@ -217,7 +217,7 @@ def test_the_referee_ends_the_race_when_the_other_seats_move_empties_a_seat():
         race.found = [[(x // 52, x % 52) for x in f] for f in t.foundations]
         return referee._judge(race, rec)
 
-    assert record["moves"] == ["A b1>f7 QHb"]
+    assert record["moves"] == ["A b1>f6 QHb"]
     assert judged(record).ok, judged(record).error
     assert "B had finished" in judged(dict(record, moves=record["moves"] + ["A a1>f4 KSa"],
                                            contributed=[2, 0], made=[2, 0])).error

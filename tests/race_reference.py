@@ -2,8 +2,10 @@
 made.
 
 The file holds, per case, the records of ``plays`` races of a pair (duplicate format) as the code
-at commit fa473f7 played them, before the races were made faster: a speed-up must leave every
-record (every move, think time, end, winner and count) exactly as it was. ``test_races.py``
+played them once the ends were made those of the rules pages (a seat emptied by the other's move
+wins; a race ends blocked only when the progress check finds no seat can progress; the win line
+recorded in the rules): a speed-up must leave every record (every move, think time, end, winner
+and count) exactly as it was. ``test_races.py``
 plays them again and compares. To make the file again (only when the races are *meant* to
 change): ``PYTHONPATH=src python3 tests/race_reference.py``.
 """

@@ -211,18 +211,37 @@ def test_the_referee_ends_the_race_when_the_other_seats_move_empties_a_seat():
               "end": "finished", "winner": "B", "contributed": [1, 0], "made": [1, 0]}
 
     def judged(rec):
-        race = referee._Race(rec)
-        for s in (0, 1):
-            race.seats[s].piles = [[(x // 52, x % 52) for x in p] for p in t.piles[s]]
-            race.seats[s].down, race.seats[s].stock = [0] * 7, []
-        race.found = [[(x // 52, x % 52) for x in f] for f in t.foundations]
-        return referee._judge(race, rec)
+        return judged_from(t, rec)
 
     assert record["moves"] == ["A b1>f6 QHb"]
     assert judged(record).ok, judged(record).error
     assert "B had finished" in judged(dict(record, moves=record["moves"] + ["A a1>f4 KSa"],
                                            contributed=[2, 0], made=[2, 0])).error
     assert not judged(dict(record, winner="A")).ok
+
+
+def judged_from(t: Table, record: dict):
+    """The referee's verdict on ``record``'s moves played from the position of ``t`` (all face up)."""
+    from dsolve.races import referee
+
+    race = referee._Race(record)
+    for s in (0, 1):
+        race.seats[s].piles = [[(x // 52, x % 52) for x in p] for p in t.piles[s]]
+        race.seats[s].down, race.seats[s].stock = [0] * 7, []
+    race.found = [[(x // 52, x % 52) for x in f] for f in t.foundations]
+    return referee._judge(race, record)
+
+
+def test_the_referee_plays_on_to_both_seats_out_with_win_count():
+    t = last_cards_table()
+    moves = ["A b1>f6 QHb", "A a1>f3 KSa", "A a2>f6 KHb"]
+    record = {"seeds": [1, 2], "convention": "solvitaire", "rules": str(RaceRules(OPEN, 1, win="count")),
+              "mode": "race", "first": "A", "moves": moves, "end": "finished", "winner": "A",
+              "contributed": [3, 0], "made": [3, 0]}
+    assert judged_from(t, record).ok, judged_from(t, record).error
+    assert not judged_from(t, dict(record, moves=moves[:1], contributed=[1, 0], made=[1, 0])).ok  # B only
+    first = dict(record, rules=str(RaceRules(OPEN, 1)), winner="B")
+    assert "B had finished" in judged_from(t, first).error
 
 
 def test_win_count_plays_on_after_a_seat_finishes_and_scores_by_count():

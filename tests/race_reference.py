@@ -2,11 +2,11 @@
 made.
 
 The file holds, per case, the records of ``plays`` races of a pair (duplicate format) as the code
-at commit fa473f7 played them, before the races were made faster: a speed-up must leave every
-record (every move, think time, end, winner and count) exactly as it was. The open-race cases
-of the careless and hidden players were recorded again when those players began to take the
-other tableau's top card (and to play a progress move rather than none); the locked and random
-cases are as they were. ``test_races.py`` plays them again and compares. To make the file again (only when the races are *meant* to
+played them once the ends were made those of the rules pages (a seat emptied by the other's move
+wins; a race ends blocked only when the progress check finds no seat can progress; the win line
+recorded in the rules) and the open-race players took the other tableau's top card: a speed-up
+must leave every record (every move, think time, end, winner and count) exactly as it was.
+``test_races.py`` plays them again and compares. To make the file again (only when the races are *meant* to
 change): ``PYTHONPATH=src python3 tests/race_reference.py``.
 """
 from __future__ import annotations

@@ -34,7 +34,7 @@ def reported(k: int, seeds: tuple[int, int], setup: RaceSetup, plays: int) -> di
             "contributed_a": a.contributed, "contributed_b": b.contributed, "finishes_a": a.finishes,
             "finishes_b": b.finishes, "finish_moves_a": a.finish_moves, "finish_moves_b": b.finish_moves,
             "finished": rep.ends.get("finished", 0), "blocked": rep.ends.get("blocked", 0),
-            "repetition": rep.ends.get("repetition", 0), "move_limit": rep.ends.get("move limit", 0)}
+            "unresolved": rep.ends.get("unresolved", 0), "move_limit": rep.ends.get("move limit", 0)}
 
 
 def without_effort(rows: list[dict]) -> list[dict]:
@@ -52,7 +52,7 @@ def test_a_row_per_pair_is_what_the_race_command_reports(tmp_path):
     assert all(r["moves"] > 0 and r["bounced"] >= 0 for r in rows)
     found = open_races(out)
     assert found.rows.schema == SCHEMA and found.manifest.job == "race"
-    assert found.manifest.settings == ("locked,draw=3,passes=unlimited mode=race players=careless,careless plays=4",)
+    assert found.manifest.settings == ("locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=4",)
     assert found.manifest.describe(5).startswith("solvitaire deals: 5 of 5 pairs (1-5) raced; dsolve ")
     # a rerun over more pairs races only the new ones, to the same rows
     again = survey(out, range(1, 9), CARELESS, 4, jobs=1)
@@ -64,10 +64,13 @@ def test_a_row_per_pair_is_what_the_race_command_reports(tmp_path):
 def test_the_setting_and_params_give_back_the_setup():
     setup = setup_from_options("open", "turns", 1, 3, "hidden,careless", "0.5,2", sampling_seed=7)
     text = setting_text(setup, 12)
-    assert text == "open,draw=1,passes=3 mode=turns players=hidden,careless plays=12"
+    assert text == "open,draw=1,passes=3,win=first mode=turns players=hidden,careless plays=12"
+    counting = setup_from_options("MILDER", "race", 3, None, "careless", win="Count")
+    assert setting_text(counting, 2) == "milder,draw=3,passes=unlimited,win=count mode=race players=careless,careless plays=2"
+    assert setup_of(setting_text(counting, 2), {"think": "1.0,1.0"}) == (counting, 2)
     params = {"think": "0.5,2.0", "samples": 8, "sample_nodes": 2000, "sampling_seed": 7}
     assert setup_of(text, params) == (setup, 12)
-    for bad in ("open,draw=1 mode=turns players=hidden plays=12", text.replace("plays=12", "plays=0"),
+    for bad in ("open,draw=1 mode=turns players=hidden plays=12", text.replace(",win=first", ""), text.replace("plays=12", "plays=0"),
                 text + " extra=1", text.replace("open", "shut")):
         with pytest.raises(InputError):
             setup_of(bad, params)
@@ -107,7 +110,7 @@ def test_stats_are_those_of_the_rows(tmp_path):
     assert s["uneven"]["count"] == uneven
     text = ok("race", "stats", str(out))
     assert text.startswith("solvitaire deals: 6 of 6 pairs (1-6) raced; dsolve ")
-    assert "open,draw=1,passes=unlimited mode=race players=careless,careless plays=4: 6 pairs, 24 races" in text
+    assert "open,draw=1,passes=unlimited,win=first mode=race players=careless,careless plays=4: 6 pairs, 24 races" in text
     assert f"uneven pairs (imbalance interval excludes 0): {100 * uneven / 6:.1f} % " in text
 
 
@@ -127,10 +130,11 @@ def test_bad_input_and_bad_directories_are_one_line(tmp_path):
     assert "bad seed range '9-1'" in fails("race", "survey", "--pairs", "9-1", "--out", t)
     assert "plays must be positive, got 0" in fails("race", "survey", "--pairs", "1-2", "--plays", "0", "--out", t)
     assert "unknown player 'bob'" in fails("race", "survey", "--pairs", "1-2", "--players", "bob", "--out", t)
-    assert "unknown variant 'closed'" in fails("race", "survey", "--pairs", "1-2", "--variant", "closed", "--out", t)
+    assert "'closed' is not one of 'open', 'locked', 'milder'" in fails("race", "survey", "--pairs", "1-2",
+                                                                       "--variant", "closed", "--out", t)
     assert "pair 2147483648 would race seeds (4294967295, 4294967296): bad seed 4294967296" in fails(
         "race", "survey", "--pairs", "1-2147483648", "--out", t)
-    assert "not locked,draw=3,passes=unlimited mode=race players=careless,careless plays=3" in fails(
+    assert "not locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=3" in fails(
         "race", "survey", "--pairs", "1-2", "--players", "careless", "--plays", "3", "--out", str(out))
     assert "cannot read pairs from" in fails("race", "survey", "--pairs-file", str(tmp_path / "no.csv"), "--out", t)
     graded = tmp_path / "graded.csv"
@@ -194,16 +198,16 @@ def test_progress_counts_pairs_and_says_which_are_being_raced(tmp_path, monkeypa
 def test_shares_over_pairs_keep_their_intervals_within_0_and_1():
     rows = [{"setting": "s", "plays": 10, "imbalance": 0.0, "imbalance_low": -0.5, "imbalance_high": 0.5,
              "draws": draws, "contributed_a": 10.0, "contributed_b": 12.0, "finished": 0, "blocked": 10 - rep,
-             "repetition": rep, "move_limit": 0, "moves": 3000} for draws, rep in ((0, 10), (1, 9), (0, 10))]
+             "unresolved": rep, "move_limit": 0, "moves": 3000} for draws, rep in ((0, 10), (1, 9), (0, 10))]
     s = summarize(rows)[0]
-    assert s["ends"]["repetition"]["mean"] == pytest.approx(29 / 30) and s["ends"]["repetition"]["high"] == 1.0
+    assert s["ends"]["unresolved"]["mean"] == pytest.approx(29 / 30) and s["ends"]["unresolved"]["high"] == 1.0
     assert s["draws"]["low"] == 0.0 < s["draws"]["high"] and s["ends"]["blocked"]["low"] == 0.0
     assert s["contributed"] == {"n": 3, "mean": 11.0, "low": 11.0, "high": 11.0} and s["uneven"]["count"] == 0
 
 
 def test_one_pair_gives_means_without_intervals():
     row = {"setting": "s", "plays": 10, "imbalance": 0.2, "imbalance_low": -0.5, "imbalance_high": 0.5, "draws": 1,
-           "contributed_a": 10.0, "contributed_b": 12.0, "finished": 4, "blocked": 5, "repetition": 0,
+           "contributed_a": 10.0, "contributed_b": 12.0, "finished": 4, "blocked": 5, "unresolved": 0,
            "move_limit": 0, "moves": 3000}
     summary = summarize([row])
     s = summary[0]

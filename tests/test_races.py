@@ -14,9 +14,10 @@ from dsolve.cli import main
 from dsolve.errors import InputError
 from dsolve.players.hidden import HiddenOptions
 from dsolve.races.players import project
-from dsolve.races.race import RaceSetup, play_race, race_pair, report, play_races
+from dsolve.races.race import RaceSetup, play_race, race_pair, race_winner, report, play_races
 from dsolve.races.referee import replay
-from dsolve.races.table import (FOUNDATION, LOCKED, OPEN, PLAY, TURN, IllegalMove, RaceMove,
+from dsolve.races.progress import UNKNOWN, blocked, first_progress, progress_path
+from dsolve.races.table import (FOUNDATION, LOCKED, MILDER, OPEN, PLAY, TURN, IllegalMove, RaceMove,
                                 RaceRules, Table, code_of, parse_race_move)
 from dsolve.races.timing import BLOCKED, FINISHED, Clock, play
 from race_reference import CASES, play_case, read_reference, record_data
@@ -160,6 +161,161 @@ def test_turns_start_with_the_lower_one_card_pile_and_pass_after_turning_the_sto
         assert replay(rec.to_dict()).ok
 
 
+# -- a seat emptied by the other seat's move -------------------------------------------------------
+
+def last_cards_table(variant: str = OPEN) -> Table:
+    """All 104 cards in place: every card on the foundations (A's on f1-f4, B's on f5-f8) except
+    A's KS on A's pile 1, B's KH on A's pile 2 (out for B) and B's QH, B's last card, on B's pile 1."""
+    t = bare_table(variant)
+    held = {c(0, "KS"), c(1, "KH"), c(1, "QH")}
+    for f in range(8):
+        owner, suit = divmod(f, 4)
+        t.foundations[f] = [code for code in (c(owner, r + s) for r in "A23456789TJQK" for s in "CDHS")
+                            if code % 4 == suit and code not in held]
+        t.foundations[f].sort()
+    t.piles[0][0], t.piles[0][1], t.piles[1][0] = [c(0, "KS")], [c(1, "KH")], [c(1, "QH")]
+    return t
+
+
+class Taking:
+    """Seat A's player: its first legal move of B's QH (to ``onto``: a foundation or A's KS)."""
+
+    def __init__(self, onto: int):
+        self.onto = onto
+
+    def choose(self, view):
+        return next((m for m in view.legal if m.card == c(1, "QH") and m.dst_side == self.onto), None)
+
+
+class Idle:
+    def choose(self, view):
+        return None
+
+
+@pytest.mark.parametrize("onto", [FOUNDATION, 0])
+def test_a_seat_emptied_by_the_other_seats_move_wins_at_that_move(onto):
+    t = last_cards_table()
+    assert not t.finished(0) and not t.finished(1)
+    out = play(t, [Taking(onto), Idle()], clock=Clock((0.1, 10.0)), rng=random.Random(1))
+    assert [str(m)[:6] for m in out.moves] == ["A b1>f" if onto == FOUNDATION else "A b1>a"]
+    assert out.end == FINISHED and t.finished(1) and not t.finished(0)
+    assert race_winner(t, out.end) == 1
+
+
+def test_the_referee_ends_the_race_when_the_other_seats_move_empties_a_seat():
+    from dsolve.races import referee
+
+    t = last_cards_table()
+    record = {"seeds": [1, 2], "convention": "solvitaire", "rules": str(RaceRules(OPEN, 1)), "mode": "race",
+              "first": "A", "moves": [str(m) for m in t.legal_moves(0) if m.card == c(1, "QH")][:1],
+              "end": "finished", "winner": "B", "contributed": [1, 0], "made": [1, 0]}
+
+    def judged(rec):
+        return judged_from(t, rec)
+
+    assert record["moves"] == ["A b1>f6 QHb"]
+    assert judged(record).ok, judged(record).error
+    assert "B had finished" in judged(dict(record, moves=record["moves"] + ["A a1>f4 KSa"],
+                                           contributed=[2, 0], made=[2, 0])).error
+    assert not judged(dict(record, winner="A")).ok
+
+
+def judged_from(t: Table, record: dict):
+    """The referee's verdict on ``record``'s moves played from the position of ``t`` (all face up)."""
+    from dsolve.races import referee
+
+    race = referee._Race(record)
+    for s in (0, 1):
+        race.seats[s].piles = [[(x // 52, x % 52) for x in p] for p in t.piles[s]]
+        race.seats[s].down, race.seats[s].stock = [0] * 7, []
+    race.found = [[(x // 52, x % 52) for x in f] for f in t.foundations]
+    return referee._judge(race, record)
+
+
+def test_the_referee_plays_on_to_both_seats_out_with_win_count():
+    t = last_cards_table()
+    moves = ["A b1>f6 QHb", "A a1>f3 KSa", "A a2>f6 KHb"]
+    record = {"seeds": [1, 2], "convention": "solvitaire", "rules": str(RaceRules(OPEN, 1, win="count")),
+              "mode": "race", "first": "A", "moves": moves, "end": "finished", "winner": "A",
+              "contributed": [3, 0], "made": [3, 0]}
+    assert judged_from(t, record).ok, judged_from(t, record).error
+    assert not judged_from(t, dict(record, moves=moves[:1], contributed=[1, 0], made=[1, 0])).ok  # B only
+    first = dict(record, rules=str(RaceRules(OPEN, 1)), winner="B")
+    assert "B had finished" in judged_from(t, first).error
+
+
+def test_win_count_plays_on_after_a_seat_finishes_and_scores_by_count():
+    from dsolve.races import referee
+
+    first, count = last_cards_table(), last_cards_table()
+    count.rules = RaceRules(OPEN, 1, win="count")
+    for t in (first, count):
+        out = play(t, [Scripted(), Idle()], clock=Clock((0.1, 10.0)), rng=random.Random(1))
+        assert out.end == FINISHED
+    assert race_winner(first, FINISHED) == 1 and first.contributed == [2, 0]  # B out at once, A not
+    assert not first.finished(0)
+    # counting, the game goes on: A puts up B's QH, its own KS and B's KH, then both are out
+    assert count.contributed == [3, 0] and count.finished(0) and count.finished(1)
+    assert race_winner(count, FINISHED) == 0
+    assert race_winner(count, BLOCKED) == 0
+
+
+def test_milder_builds_on_the_other_tableau_but_never_moves_its_cards():
+    t = bare_table(MILDER)
+    t.piles[0][0] = [c(0, "8S")]
+    t.piles[1][0] = [c(1, "7H")]
+    t.piles[1][1] = [c(1, "9D")]
+    t.piles[1][2] = [c(1, "AH")]
+    assert moves_of(t, 0) == {"A a1>b2 8Sa"}  # onto B's 9D; not B's 7H onto A's 8S, not B's AH home
+    t.apply(parse_race_move("A a1>b2 8Sa"))
+    assert moves_of(t, 0) == set()  # A's own 8S, now on B's tableau, is out of A's reach too
+    for bad in ("A b1>b2 7Hb", "A b3>f2 AHb"):
+        with pytest.raises(IllegalMove):
+            t.apply(parse_race_move(bad))
+
+
+# -- a race ends blocked only when no seat can progress --------------------------------------------
+
+def test_a_layout_all_face_up_with_10c_to_go_home_is_not_blocked():
+    t = bare_table(LOCKED)
+    t.foundations[0] = [c(0, r + "C") for r in "A23456789"]
+    t.piles[0][0] = [c(0, "TC"), c(0, "9H")]  # 10C under the 9H, all face up
+    t.piles[0][1] = [c(0, "TS")]
+    t.piles[1][0] = [c(1, "KD")]  # B cannot progress (and has not finished)
+    assert [str(m) for m in progress_path(t, 0)] == ["A a1>a2 9Ha", "A a1>f1 10Ca"]
+    assert progress_path(t, 1) is None and not blocked(t)
+    out = play(t, [Idle(), Idle()], clock=Clock((1.0, 1.0)), rng=random.Random(2))
+    assert [str(m) for m in out.moves] == ["A a1>a2 9Ha", "A a1>f1 10Ca"]  # played for the idle seat
+    assert out.end == BLOCKED and blocked(t)
+
+
+def test_a_bounded_search_does_not_declare_a_block():
+    t = bare_table(LOCKED)
+    t.foundations[0] = [c(0, r + "C") for r in "A23456789"]
+    t.piles[0][0] = [c(0, "TC"), c(0, "9H")]
+    t.piles[0][1] = [c(0, "TS")]
+    assert progress_path(t, 0, max_tables=1) == UNKNOWN
+    assert first_progress(t, (1, 0), max_tables=1) == UNKNOWN
+
+
+@pytest.mark.parametrize("variant", [LOCKED, MILDER])  # (the open races end unresolved more often)
+def test_a_blocked_end_leaves_no_seat_a_progress_move(variant):
+    blocked_ends = 0
+    mixed = (("random", "careless"),) if variant == LOCKED else ()  # (slow in the milder races)
+    for players in (("careless", "careless"), *mixed):
+        for mode in ("race", "turns"):
+            for draw, passes in ((1, 1), (3, 2)):  # a pass limit: blocks come sooner
+                setup = RaceSetup(RaceRules(variant, draw, passes), mode, players, max_moves=400)
+                for pair in ((1, 2), (7, 8)):
+                    rec = play_race(pair, setup, f"blocked:{pair}")
+                    assert replay(rec.to_dict()).ok
+                    if rec.end == BLOCKED:
+                        blocked_ends += 1
+                        t = replay_on_table(rec)
+                        assert all(progress_path(t, s) is None for s in (0, 1))
+    assert blocked_ends >= 2
+
+
 # -- records replay, invariants after every move --------------------------------------------------
 
 def races(players, seeds=((1, 2), (3, 4)), hidden=HiddenOptions()):
@@ -173,7 +329,8 @@ def races(players, seeds=((1, 2), (3, 4)), hidden=HiddenOptions()):
 
 def replay_on_table(rec):
     """Replay a record on a fresh table, checking after every move: 104 cards, each once; no
-    card off a foundation; locked moves stay in the mover's layout; open takes only top cards."""
+    card off a foundation, never the same card twice running on one; locked moves stay in the
+    mover's layout; milder moves never move the other's cards; open takes only top cards."""
     t = Table.from_seeds(rec.seeds, rec.rules)
     everything = sorted(range(104))
     for move in rec.moves:
@@ -183,6 +340,8 @@ def replay_on_table(rec):
         if move.kind == PLAY:
             if rec.rules.variant == LOCKED:
                 assert move.src_side == move.seat and move.dst_side in (move.seat, FOUNDATION)
+            elif rec.rules.variant == MILDER:
+                assert move.src_side == move.seat  # the other's cards never moved
             elif move.src_side != move.seat:
                 assert move.count == 1 and t.piles[move.src_side][move.src][-1] == move.card
         t.apply(move)
@@ -191,6 +350,8 @@ def replay_on_table(rec):
             cards += [x for p in t.piles[s] for x in p] + t.stock[s] + t.waste[s]
         assert sorted(cards) == everything
         assert all(after[:len(b)] == b for b, after in zip(before, t.foundations))
+        for f in t.foundations:  # never the same card twice running (two decks: two 5H)
+            assert all(x % 52 != y % 52 for x, y in zip(f, f[1:]))
     return t
 
 
@@ -297,9 +458,14 @@ def test_cli_race_report_and_json():
     out = runner.invoke(main, ["race", "1", "2", "--plays", "4", "--players", "careless"])
     assert out.exit_code == 0, out.output
     assert "deck 1 (seed 1)" in out.output and "imbalance" in out.output
-    out = runner.invoke(main, ["race", "1", "2", "--plays", "4", "--players", "careless,random",
-                               "--variant", "open", "--draw", "1", "--mode", "turns", "--json"])
-    data = json.loads(out.output)
+    out = runner.invoke(main, ["race", "1", "2", "--plays", "4", "--players", "CARELESS,random",
+                               "--variant", "OPEN", "--win", "Count", "--draw", "1", "--mode", "Turns", "--json"])
+    data = json.loads(out.output)  # names in any case, the players' as the variant's
+    assert (data["variant"], data["win"], data["mode"], data["players"]) == ("open", "count", "turns",
+                                                                           ["careless", "random"])
+    assert data["rules"] == "open,draw=1,passes=unlimited,win=count"
+    assert list(data["ends"]) == ["finished", "blocked", "unresolved", "move limit"]
+    assert sum(data["ends"].values()) == 4
     assert data["plays"] == 4 and [d["seed"] for d in data["decks"]] == [1, 2]
     assert {"wins", "draws", "win_share"} <= set(data["decks"][0])
     assert data["imbalance"] == (data["decks"][0]["wins"] - data["decks"][1]["wins"]) / 4
@@ -310,9 +476,11 @@ def test_cli_race_report_and_json():
     (["-1", "2"], "bad seed -1"),
     (["1", "4294967296"], "bad seed 4294967296"),
     (["1", "2", "--plays", "0"], "plays must be positive"),
-    (["1", "2", "--variant", "closed"], "unknown variant"),
+    (["1", "2", "--variant", "closed"], "'closed' is not one of 'open', 'locked', 'milder'"),
+    (["1", "2", "--win", "fast"], "'fast' is not one of 'first', 'count'"),
+    (["1", "2", "--draw", "x"], "draw must be 1 or 3, got 'x'"),
     (["1", "2", "--players", "hidden,bob"], "unknown player"),
-    (["1", "2", "--mode", "x"], "unknown mode"),
+    (["1", "2", "--mode", "x"], "'x' is not one of 'race', 'turns'"),
     (["1", "2", "--draw", "2"], "draw must be 1 or 3"),
     (["1", "2", "--think", "inf,1"], "positive finite means"),
     (["1", "2", "--think", "1,nan"], "positive finite means"),

@@ -28,6 +28,8 @@ from .klondike.deals import CONVENTIONS, DEFAULT_CONVENTION, exact_index
 from .klondike.render import deal_json, render
 from .klondike.solution import narrate
 from .limits import MAX_MEMORY_MB, MEMORY_SHARE, checked_limit
+from .races.table import VARIANTS, WINS
+from .races.timing import MODES
 from .rules import PRESETS, choose_rule_sets, choose_rules, parse_count, preset, preset_labels
 
 if TYPE_CHECKING:
@@ -570,7 +572,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
                                            "race each pair and drop those clearly uneven")
 @click.option("--pair-races", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
               help="with --pairs: races per pair (duplicate format)")
-@click.option("--pair-variant", default="locked", show_default=True, metavar="open|locked",
+@click.option("--pair-variant", default="locked", show_default=True, type=click.Choice(VARIANTS, case_sensitive=False),
               help="with --pairs: the double solitaire variant raced")
 @click.option("--pair-players", default="hidden,hidden", show_default=True, metavar="A,B",
               help="with --pairs: the seats' players (hidden, careless, random)")
@@ -671,9 +673,13 @@ class _RaceGroup(click.Group):
 
 
 _RACE_OPTIONS = (
-    click.option("--variant", default="locked", show_default=True, metavar="open|locked",
-                 help="locked: only the foundations are shared; open: also the other tableau"),
-    click.option("--mode", default="race", show_default=True, metavar="race|turns",
+    click.option("--variant", default="locked", show_default=True, type=click.Choice(VARIANTS, case_sensitive=False),
+                 help="locked: only the foundations are shared; open: also the other tableau (build on it, "
+                      "take its top card onward); milder: build on the other tableau, never move its cards"),
+    click.option("--win", default="first", show_default=True, type=click.Choice(WINS, case_sensitive=False),
+                 help="first: the first seat to empty its tableau, stock and waste wins; count: a full game, "
+                      "won by the most cards placed on the foundations"),
+    click.option("--mode", default="race", show_default=True, type=click.Choice(MODES, case_sensitive=False),
                  help="race: both seats at once (think times); turns: the Pagat turns"),
     click.option("--draw", default="3", show_default=True, metavar="1|3", help="cards turned from the stock at a time"),
     click.option("--passes", default="unlimited", show_default=True, metavar="N|unlimited",
@@ -698,12 +704,12 @@ def race_options(command: F) -> F:
     return command
 
 
-def _race_setup(variant: str, mode: str, draw: str, passes: str, players: str, think: str,
+def _race_setup(variant: str, win: str, mode: str, draw: str, passes: str, players: str, think: str,
                 samples: int | None, sample_nodes: int | None, sampling_seed: int) -> Any:
     from .races.race import setup_from_options
 
     return setup_from_options(variant, mode, draw, passes, players, think,
-                              _hidden_from_options(samples, sample_nodes), sampling_seed)
+                              _hidden_from_options(samples, sample_nodes), sampling_seed, win)
 
 
 @main.group(cls=_RaceGroup)

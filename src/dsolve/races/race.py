@@ -7,9 +7,11 @@ two seeds, in either order), as duplicate bridge deals the same cards at both ta
 ``B A`` plays the same races as ``A B`` (in the other order within each board), and a seed raced
 against itself gives each deck the same results.
 
-Winner (both pages): a seat that has emptied its own piles, stock and waste wins at once;
-otherwise (mutual block, a repeated table, the move limit) the seat that placed more cards on the
-foundations wins, and equal counts are a draw.
+Winner, win line ``first`` (both pages): a seat that has emptied its own piles, stock and waste
+wins at once, whoever made the move that emptied them; otherwise (a mutual block, a check that
+could not settle it, the move limit: :mod:`~dsolve.races.timing`) the seat that placed more
+cards on the foundations wins, and equal counts are a draw. Win line ``count``: always the seat
+that placed more cards (the race goes on until both seats are out or blocked).
 """
 from __future__ import annotations
 
@@ -23,10 +25,10 @@ from ..klondike.deals import DEFAULT_CONVENTION, make_deal
 from ..errors import InputError
 from ..players.hidden import HiddenOptions
 from ..survey.stats import mean_interval, paired_difference_interval, wilson
-from ..rules import parse_draw, parse_passes
+from ..rules import parse_passes
 from .players import make_racer, parse_players
-from .table import SEATS, RaceMove, RaceRules, Table
-from .timing import DEFAULT_MAX_MOVES, FINISHED, MODES, RACE, Clock, Outcome, play
+from .table import FIRST, SEATS, RaceMove, RaceRules, Table
+from .timing import DEFAULT_MAX_MOVES, ENDS, FINISHED, MODES, RACE, Clock, Outcome, play
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,15 @@ class RaceSetup:
     max_moves: int = DEFAULT_MAX_MOVES
 
 
+def race_winner(table: Table, end: str) -> int | None:
+    """The winner of a race that ended ``end`` on ``table``: the seat that finished, else the seat
+    that placed more cards on the foundations (None: equal counts, a draw)."""
+    if end == FINISHED and table.rules.win == FIRST:
+        return int(table.finished(1))
+    a, b = table.contributed
+    return None if a == b else int(b > a)
+
+
 def play_race(seeds: tuple[int, int], setup: RaceSetup, board: str) -> RaceRecord:
     """One race: seat A dealt ``seeds[0]``, seat B ``seeds[1]``; ``board`` seeds its randomness."""
     table = Table.from_seeds(seeds, setup.rules, setup.convention)
@@ -81,10 +92,7 @@ def play_race(seeds: tuple[int, int], setup: RaceSetup, board: str) -> RaceRecor
     outcome: Outcome = play(table, racers, setup.mode, setup.clock, random.Random(f"clock:{board}"),
                              setup.max_moves)
     contributed = (table.contributed[0], table.contributed[1])
-    if outcome.end == FINISHED:
-        winner: int | None = outcome.moves[-1].seat
-    else:
-        winner = None if contributed[0] == contributed[1] else int(contributed[1] > contributed[0])
+    winner = race_winner(table, outcome.end)
     made = Counter(m.seat for m in outcome.moves if m.kind != "pass")
     return RaceRecord(seeds, setup.convention, setup.rules, setup.mode, setup.players, outcome.moves,
                       outcome.times, outcome.end, outcome.first, winner, contributed,
@@ -163,7 +171,7 @@ class RaceReport:
 
     def to_dict(self) -> dict:
         s = self.setup
-        return {"rules": str(s.rules), "mode": s.mode, "players": list(s.players),
+        return {"rules": str(s.rules), "variant": s.rules.variant, "win": s.rules.win, "mode": s.mode, "players": list(s.players),
                 "think": list(s.clock.think), "plays": self.plays,
                 "decks": [vars(d) | {"win_ci": list(d.win_ci), "draw_ci": list(d.draw_ci)} for d in self.decks],
                 "imbalance": self.imbalance, "imbalance_ci": list(self.imbalance_ci),
@@ -187,22 +195,39 @@ def report(pair: tuple[int, int], setup: RaceSetup, records: Sequence[RaceRecord
     a, b = _deck(pair[0], 0, records), _deck(pair[1], 1, records)
     n = len(records)
     return RaceReport(setup, n, (a, b), (a.wins - b.wins) / n, paired_difference_interval(a.wins, b.wins, n),
-                      dict(Counter(r.end for r in records)), sum(sum(r.bounced) for r in records))
+                      end_counts(records), sum(sum(r.bounced) for r in records))
+
+
+def end_counts(records: Sequence[RaceRecord]) -> dict[str, int]:
+    """How many of ``records`` ended each way, for every end (:data:`~dsolve.races.timing.ENDS`)."""
+    counted = Counter(r.end for r in records)
+    return {end: counted[end] for end in ENDS}
 
 
 def setup_from_options(variant: str = "locked", mode: str = RACE, draw: str | int = 3,
                        passes: str | int | None = None, players: str = "hidden,hidden",
                        think: str = "1,1", hidden: HiddenOptions = HiddenOptions(),
-                       sampling_seed: int = 0) -> RaceSetup:
-    """A :class:`RaceSetup` from option values as typed (bad values: :class:`InputError`)."""
+                       sampling_seed: int = 0, win: str = FIRST) -> RaceSetup:
+    """A :class:`RaceSetup` from option values as typed, names in any case (bad values:
+    :class:`InputError`)."""
     try:
         means = tuple(float(t) for t in think.split(","))
     except ValueError:
         raise InputError(f"bad think times {think!r} (expected seat A's and seat B's mean seconds, e.g. 1,2)") from None
+    mode = mode.strip().lower()
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r} (expected {' or '.join(MODES)})")
-    return RaceSetup(RaceRules(variant, parse_draw(draw), parse_passes(passes)), mode, parse_players(players),
+    rules = RaceRules(variant.strip().lower(), parse_race_draw(draw), parse_passes(passes), win.strip().lower())
+    return RaceSetup(rules, mode, parse_players(players),
                      Clock(means if len(means) == 2 else means * 2), hidden, sampling_seed=sampling_seed)  # type: ignore[arg-type]
+
+
+def parse_race_draw(value: str | int) -> int:
+    """Cards turned at a time at a race table, as typed: 1 or 3 (else :class:`InputError`)."""
+    text = str(value).strip()
+    if text not in ("1", "3"):
+        raise InputError(f"draw must be 1 or 3, got {value!r}")
+    return int(text)
 
 
 def race_pair(pair: Sequence[int | str], setup: RaceSetup = RaceSetup(), plays: int = 20,
@@ -220,7 +245,7 @@ def format_report(rep: RaceReport) -> str:
     """The ``dsolve race`` report: a line per deck and the pair's imbalance."""
     s = rep.setup
     lines = [f"{s.rules.variant} race, draw {s.rules.draw}, "
-             f"passes {'unlimited' if s.rules.passes is None else s.rules.passes}, mode {s.mode}; "
+             f"passes {'unlimited' if s.rules.passes is None else s.rules.passes}, win {s.rules.win}, mode {s.mode}; "
              f"players A {s.players[0]}, B {s.players[1]}; {rep.plays} races, decks swapped every other race"]
     for name, d in zip(("deck 1", "deck 2"), rep.decks):
         finish = ("no race finished" if d.finish_moves is None else
@@ -231,6 +256,6 @@ def format_report(rep: RaceReport) -> str:
                      f"cards contributed {d.contributed:.1f}{_interval(d.contributed_ci, 1)}, {finish}")
     lines.append(f"  imbalance (deck 1 win share - deck 2's): {100 * rep.imbalance:+.1f}%"
                  f"{_interval(rep.imbalance_ci)}")
-    ends = ", ".join(f"{end} {n}" for end, n in sorted(rep.ends.items()))
+    ends = ", ".join(f"{end} {n}" for end, n in rep.ends.items())
     lines.append(f"  ends: {ends}; moves put back (too late for their slot): {rep.bounced}")
     return "\n".join(lines)

@@ -6,8 +6,8 @@ A survey's keys (its "seeds") are pair numbers ``k`` = 1, 2, ...: pair ``k`` rac
 ``dsolve race 1 2``), unless the survey races *listed* pairs (those of a ``dsolve pick --pairs``
 output file, :func:`dsolve.pick.read_pairs`): then pair ``k`` is the k-th pair of the list, which
 the survey records in its params. A setting is what the races of a pair play:
-``"locked,draw=3,passes=unlimited mode=race players=careless,careless plays=20"`` (the rules, the
-mode, the seats' players, races per pair); the params hold the rest of the setup, the same for
+``"locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=20"`` (the
+rules: variant, draw, passes and win line; the mode, the seats' players, races per pair); the params hold the rest of the setup, the same for
 every setting: think times, the hidden player's samples and positions per world, the sampling
 seed. A row holds what :func:`dsolve.races.race.report` says of the pair's races.
 """
@@ -29,7 +29,7 @@ from ..survey.jobs import Job, Task
 from ..survey.run import SurveyRun, run_survey
 from ..survey.store import Survey, open_survey, read_manifest
 from .race import RaceSetup, check_seeds, play_races, report, setup_from_options
-from .timing import BLOCKED, FINISHED, MOVE_LIMIT, REPEATED
+from .timing import BLOCKED, FINISHED, MOVE_LIMIT, UNRESOLVED
 
 CHUNK_PAIRS = 4  # pairs per chunk: a pair's races take seconds (careless players) to minutes (hidden)
 _NAME = pa.dictionary(pa.int32(), pa.string())
@@ -44,12 +44,12 @@ SCHEMA = pa.schema([
     ("contributed_a", pa.float64()), ("contributed_b", pa.float64()),  # mean cards each deck's seat put up
     ("finishes_a", pa.int32()), ("finishes_b", pa.int32()),  # races each deck finished
     ("finish_moves_a", pa.float64()), ("finish_moves_b", pa.float64()),  # mean moves to finish (null: none)
-    ("finished", pa.int32()), ("blocked", pa.int32()),  # how the races ended
-    ("repetition", pa.int32()), ("move_limit", pa.int32()),
+    ("finished", pa.int32()), ("blocked", pa.int32()),  # how the races ended (timing.ENDS)
+    ("unresolved", pa.int32()), ("move_limit", pa.int32()),
     ("moves", pa.int64()),  # moves made in all the pair's races
     ("bounced", pa.int64()),  # moves put back, too late for their slot
 ])
-ENDS = {FINISHED: "finished", BLOCKED: "blocked", REPEATED: "repetition", MOVE_LIMIT: "move_limit"}
+ENDS = {FINISHED: "finished", BLOCKED: "blocked", UNRESOLVED: "unresolved", MOVE_LIMIT: "move_limit"}
 
 
 def setting_text(setup: RaceSetup, plays: int) -> str:
@@ -73,16 +73,18 @@ def setup_of(setting: str, params: Mapping[str, str | int],
     """The setup and races per pair of a setting, a survey's params and its deal convention (bad
     text: InputError)."""
     bad = InputError(f"bad race setting {setting!r} (expected e.g. "
-                     "'locked,draw=3,passes=unlimited mode=race players=careless,careless plays=20')")
-    variant, _, rest = setting.partition(",")
-    fields = dict(part.split("=", 1) for part in rest.replace(",", " ", 1).split() if "=" in part)
-    if set(fields) != {"draw", "passes", "mode", "players", "plays"}:
+                     "'locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=20')")
+    rules, _, rest = setting.partition(" ")
+    variant, *rule_fields = rules.split(",")
+    fields = dict(part.split("=", 1) for part in [*rule_fields, *rest.split()] if "=" in part)
+    if set(fields) != {"draw", "passes", "win", "mode", "players", "plays"}:
         raise bad
     hidden = HiddenOptions(samples=int(params.get("samples", HiddenOptions.samples)),
                            max_nodes=int(params.get("sample_nodes", HiddenOptions.max_nodes)))
     setup = setup_from_options(variant, fields["mode"], fields["draw"],
                                None if fields["passes"] == "unlimited" else fields["passes"], fields["players"],
-                               str(params.get("think", "1.0,1.0")), hidden, int(params.get("sampling_seed", 0)))
+                               str(params.get("think", "1.0,1.0")), hidden, int(params.get("sampling_seed", 0)),
+                               fields["win"])
     plays = int(fields["plays"]) if fields["plays"].isdigit() else 0
     if plays < 1 or setting_text(setup, plays) != setting:
         raise bad
@@ -138,7 +140,7 @@ def valid(table: pa.Table) -> None:
     """ValueError if a row's counts do not add up to its races."""
     plays = table["plays"]
     for total in (pc.add(pc.add(table["wins_a"], table["wins_b"]), table["draws"]),
-                  pc.add(pc.add(table["finished"], table["blocked"]), pc.add(table["repetition"], table["move_limit"]))):
+                  pc.add(pc.add(table["finished"], table["blocked"]), pc.add(table["unresolved"], table["move_limit"]))):
         if not pc.all(pc.equal(total, plays)).as_py():
             raise ValueError("a row's counts do not add up to its races")
 

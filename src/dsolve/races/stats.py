@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..survey.stats import mean, mean_text, quantiles as nearest_rank_quantiles, share, share_text
+from .rows import ENDS
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -48,7 +49,7 @@ def summarize(rows: Sequence[dict]) -> list[dict]:
             "draws": mean([r["draws"] / r["plays"] for r in group], shares=True),
             "contributed": mean([(r["contributed_a"] + r["contributed_b"]) / 2 for r in group]),
             "ends": {end: mean([r[end] / r["plays"] for r in group], shares=True)
-                     for end in ("finished", "blocked", "repetition", "move_limit")},
+                     for end in ENDS.values()},
             "moves_per_race": mean([r["moves"] / r["plays"] for r in group]),
         })
     return out

@@ -11,9 +11,14 @@ to the first card legally placed on it. ``locked`` (simultaneous-solitaire-fr.tx
 plays only from its own waste and its own piles onto its own piles and the foundations. ``open``
 (double-solitaire-open-race.txt): a seat may also build its cards (and runs) on the other tableau,
 and may take the other tableau's *top card* only by playing it onward: onto a foundation or onto
-a legal spot on either tableau. A seat never touches the other stock or waste. A seat has
-finished when its own piles, stock and waste are all empty (its cards lying on the other tableau
-are out).
+a legal spot on either tableau. ``milder`` (the open-race page's milder game: "you play onto
+their tableau but not to move their cards away"): a seat may build its cards and runs on the
+other tableau but never moves a card off it. A seat never touches the other stock or waste. A
+seat has finished when its own piles, stock and waste are all empty (its cards lying on the other
+tableau are out). The win line (the open-race page's "Win line"; ``win``): ``first``, the first
+seat to finish wins at once; ``count``, "most cards to foundations", a full game that goes on
+until both seats have finished or neither can progress, won by the seat that placed more cards
+on the foundations.
 """
 from __future__ import annotations
 
@@ -26,8 +31,10 @@ from ..klondike.deal import Deal
 from ..klondike.deals import DEFAULT_CONVENTION, make_deal
 from ..errors import InputError
 
-LOCKED, OPEN = "locked", "open"
-VARIANTS = (LOCKED, OPEN)
+LOCKED, OPEN, MILDER = "locked", "open", "milder"
+VARIANTS = (OPEN, LOCKED, MILDER)
+FIRST, COUNT = "first", "count"
+WINS = (FIRST, COUNT)
 SEATS = "AB"
 PILES = 7
 FOUNDATIONS = 8
@@ -43,12 +50,14 @@ class IllegalMove(Exception):
 
 @dataclass(frozen=True)
 class RaceRules:
-    """``variant`` locked or open; ``draw`` 1 or 3; ``passes`` trips through the stock (None:
-    unlimited)."""
+    """``variant`` locked, open or milder; ``draw`` 1 or 3; ``passes`` trips through the stock
+    (None: unlimited); ``win`` first (the first seat to finish wins) or count (the seat that
+    placed more cards on the foundations wins)."""
 
     variant: str = LOCKED
     draw: int = 3
     passes: int | None = None
+    win: str = FIRST
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -58,9 +67,12 @@ class RaceRules:
         if self.passes is not None and (isinstance(self.passes, bool) or not isinstance(self.passes, int)
                                         or self.passes < 1):
             raise InputError(f"passes must be a positive integer or unlimited, got {self.passes!r}")
+        if self.win not in WINS:
+            raise InputError(f"unknown win {self.win!r} (expected {' or '.join(WINS)})")
 
     def __str__(self) -> str:
-        return f"{self.variant},draw={self.draw},passes={'unlimited' if self.passes is None else self.passes}"
+        passes = 'unlimited' if self.passes is None else self.passes
+        return f"{self.variant},draw={self.draw},passes={passes},win={self.win}"
 
 
 def code_of(owner: int, card: int) -> int:
@@ -193,6 +205,19 @@ class Table:
         """Seat A dealt from ``seeds[0]``, seat B from ``seeds[1]`` (:func:`dsolve.klondike.deals.make_deal`)."""
         return cls([make_deal(convention, seed) for seed in seeds], rules)
 
+    def copy(self) -> "Table":
+        """An independent copy (for looking ahead: moves on it leave this table as it is)."""
+        t = Table.__new__(Table)
+        t.rules = self.rules
+        t.piles = [[list(p) for p in side] for side in self.piles]
+        t.face_down = [list(d) for d in self.face_down]
+        t.stock, t.waste = [list(x) for x in self.stock], [list(x) for x in self.waste]
+        t.passes_used = list(self.passes_used)
+        t.foundations, t.placed_by = [list(f) for f in self.foundations], [list(f) for f in self.placed_by]
+        t.contributed, t.disturbed, t.bounced = list(self.contributed), list(self.disturbed), list(self.bounced)
+        t._turned = [set(x) for x in self._turned]
+        return t
+
     # ------------------------------------------------------------------ rules
 
     def _spots(self, seat: int) -> _Spots:
@@ -211,8 +236,8 @@ class Table:
         return spots
 
     def _sides(self, seat: int) -> tuple[int, ...]:
-        """The tableaus ``seat`` plays on: its own, and in the open race the other's."""
-        return (seat, 1 - seat) if self.rules.variant == OPEN else (seat,)
+        """The tableaus ``seat`` plays on: its own, and in the open and milder races the other's."""
+        return (seat,) if self.rules.variant == LOCKED else (seat, 1 - seat)
 
     def home_pile(self, code: int) -> int | None:
         """The first foundation that takes ``code`` now, or None."""
@@ -224,7 +249,7 @@ class Table:
 
     def legal_moves(self, seat: int) -> list[RaceMove]:
         """Every legal move of ``seat``: from its waste, its piles (the top card, then longer
-        runs), in the open race the other's piles, each source's foundation move first (one per
+        runs), in the open race the other's piles (their top cards), each source's foundation move first (one per
         suit when both of its piles would take the card) and then the piles it may go onto; then
         turn or redeal."""
         spots = self._spots(seat)
@@ -259,7 +284,7 @@ class Table:
             return []
         pile = self.piles[src_side][src]
         if src_side != seat:
-            return [(pile[-1], 1)] if pile else []
+            return [(pile[-1], 1)] if pile and self.rules.variant == OPEN else []
         heads: list[tuple[int, int]] = []
         for count in range(1, len(pile) - self.face_down[seat][src] + 1):
             head = pile[-count]
@@ -293,9 +318,10 @@ class Table:
             return None
         return f"{move} is not a legal move now"
 
-    def apply(self, move: RaceMove) -> None:
-        """Play ``move``; raise :class:`IllegalMove` (changing nothing) if it is not legal now."""
-        reason = self.problem(move)
+    def apply(self, move: RaceMove, check: bool = True) -> None:
+        """Play ``move``; raise :class:`IllegalMove` (changing nothing) if it is not legal now.
+        ``check`` False: ``move`` is one of :meth:`legal_moves` now (looking ahead), not checked."""
+        reason = self.problem(move) if check else None
         if reason is not None:
             raise IllegalMove(reason)
         seat, other = move.seat, 1 - move.seat

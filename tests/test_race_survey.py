@@ -216,3 +216,20 @@ def test_one_pair_gives_means_without_intervals():
     text = format_summary(summary)
     assert "draws: 10.0 % of races; cards contributed per deck: 11.0; moves per race 300" in text
     assert "mean 0.200; p5 +0.20" in text and "finished 40.0 %, blocked 50.0 %" in text
+
+
+def test_a_survey_made_before_the_progress_check_reads_its_repetition_ends_as_unresolved():
+    """The repository's surveys were written with a ``repetition`` end and settings without a win
+    line: they still open, every row's ends in today's columns, the setting read as ``win=first``."""
+    import pyarrow.parquet as pq
+
+    out = Path(__file__).resolve().parents[1] / "data" / "surveys" / "race-open1-careless"
+    chunks = sorted(out.glob("chunk-*.parquet"))
+    assert "repetition" in pq.read_schema(chunks[0]).names
+    repetitions = sum(sum(pq.read_table(path, columns=["repetition"])["repetition"].to_pylist()) for path in chunks)
+    rows = open_races(out).rows
+    assert "repetition" not in rows.column_names
+    assert sum(rows["unresolved"].to_pylist()) == repetitions > 0
+    setting = rows["setting"][0].as_py()
+    assert "win=" not in setting and setup_of(setting, {})[0].rules.win == "first"
+    assert "unresolved" in ok("race", "stats", str(out))

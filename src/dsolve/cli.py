@@ -575,7 +575,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 @click.option("--pair-variant", default="locked", show_default=True, type=click.Choice(VARIANTS, case_sensitive=False),
               help="with --pairs: the double solitaire variant raced")
 @click.option("--pair-players", default="hidden,hidden", show_default=True, metavar="A,B",
-              help="with --pairs: the seats' players (hidden, careless, random)")
+              help="with --pairs: the seats' players (hidden, careless, hidden-own, careless-own, random)")
 def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, scheduler: str | None,
          timeout: float | str | None, memory: int | None, max_nodes: int | None, chunk_size: int | None,
          plays: int, samples: int | None, sample_nodes: int | None, sampling_seed: int, count: int | None,
@@ -687,7 +687,7 @@ _RACE_OPTIONS = (
     click.option("--plays", default=20, show_default=True, type=int, metavar="N",
                  help="races (of each pair), the decks swapped between the seats every other race"),
     click.option("--players", default="hidden,hidden", show_default=True, metavar="A,B",
-                 help="seat A's and seat B's player: hidden, careless, random (one name: both)"),
+                 help="seat A's and seat B's player: hidden, careless, hidden-own, careless-own, random (one name: both)"),
     click.option("--think", default="1,1", show_default=True, metavar="A,B",
                  help="mean think time per move of seat A and seat B, seconds (race mode)"),
     *_SAMPLE_OPTIONS,

@@ -49,6 +49,16 @@ SCHEMA = pa.schema([
     ("moves", pa.int64()),  # moves made in all the pair's races
     ("bounced", pa.int64()),  # moves put back, too late for their slot
 ])
+# Chunks written before the progress check: their races that stopped on a repeated table
+# (``repetition``) ended without a block being proved, so they read as ``unresolved``.
+FORMER_SCHEMA = pa.schema([("repetition", pa.int32()) if field.name == "unresolved" else field for field in SCHEMA])
+
+
+def upgrade(table: pa.Table) -> pa.Table:
+    """Rows of a chunk of :data:`FORMER_SCHEMA` in today's columns."""
+    return table.rename_columns(["unresolved" if name == "repetition" else name for name in table.column_names])
+
+
 ENDS = {FINISHED: "finished", BLOCKED: "blocked", UNRESOLVED: "unresolved", MOVE_LIMIT: "move_limit"}
 
 
@@ -77,6 +87,8 @@ def setup_of(setting: str, params: Mapping[str, str | int],
     rules, _, rest = setting.partition(" ")
     variant, *rule_fields = rules.split(",")
     fields = dict(part.split("=", 1) for part in [*rule_fields, *rest.split()] if "=" in part)
+    recorded = dict(fields)
+    fields.setdefault("win", "first")  # settings recorded before the win line was an option
     if set(fields) != {"draw", "passes", "win", "mode", "players", "plays"}:
         raise bad
     hidden = HiddenOptions(samples=int(params.get("samples", HiddenOptions.samples)),
@@ -86,7 +98,8 @@ def setup_of(setting: str, params: Mapping[str, str | int],
                                str(params.get("think", "1.0,1.0")), hidden, int(params.get("sampling_seed", 0)),
                                fields["win"])
     plays = int(fields["plays"]) if fields["plays"].isdigit() else 0
-    if plays < 1 or setting_text(setup, plays) != setting:
+    text = setting_text(setup, plays)
+    if plays < 1 or (text if "win" in recorded else text.replace(",win=first", "", 1)) != setting:
         raise bad
     return dataclasses.replace(setup, convention=convention), plays
 
@@ -182,7 +195,7 @@ class Tally:
 
 
 RACE = Job("race", "setting", "race settings", DEFAULT_CONVENTION, SCHEMA, play_chunk, check, Tally, valid,
-           done="raced", limited=False, unit="pair", doing="racing")
+           done="raced", limited=False, unit="pair", doing="racing", former=FORMER_SCHEMA, upgrade=upgrade)
 
 
 def survey(out: str | os.PathLike, pairs: range, setup: RaceSetup, plays: int,

@@ -73,7 +73,7 @@ class Clock:
 @dataclass(frozen=True)
 class Outcome:
     """How a game went: its ``moves`` in the order they were played, ``times`` when each landed
-    (race mode; empty in turns), ``end`` (finished, blocked, repetition, move limit), the seat
+    (race mode; empty in turns), ``end`` (finished, blocked, unresolved, move limit), the seat
     that started (turns) and each seat's bounced moves."""
 
     moves: tuple[RaceMove, ...]

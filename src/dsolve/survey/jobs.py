@@ -56,7 +56,9 @@ class Job:
     convention, a seed range or settings (InputError) before anything runs; ``tally``: the counts
     a progress display shows, over the settings; ``valid``: ValueError if a chunk's rows hold a
     value the job never writes; ``done``: what was done to a seed, for :meth:`Manifest.describe`;
-    ``legacy``: the columns of chunks of format 1, if the job had any; ``retries``: whether unknown
+    ``legacy``: the columns of chunks of format 1, if the job had any; ``former``: the columns
+    of chunks written before a column changed, and ``upgrade`` their rows in today's columns;
+    ``retries``: whether unknown
     rows may be made again under larger limits; ``limited``: whether its work takes per-solve
     :class:`Limits` (a job without, such as Crapette rounds, refuses them and records none);
     ``unit``: what its seeds number, for messages (a race survey's are pairs of seeds), and
@@ -73,6 +75,8 @@ class Job:
     valid: Callable[[pa.Table], None] = lambda table: None
     done: str = "solved"
     legacy: pa.Schema | None = None
+    former: pa.Schema | None = None
+    upgrade: Callable[[pa.Table], pa.Table] = lambda table: table
     retries: bool = False
     limited: bool = True
     unit: str = "seed"

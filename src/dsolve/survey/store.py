@@ -265,10 +265,13 @@ def read_chunk(path: Path, job: Job, settings: Sequence[str]) -> tuple[Chunk, pa
         if chunk.seeds.start != int(_CHUNK_RE.match(path.name)[1]) or not chunk.seeds:
             raise ValueError(f"its footer gives seeds {chunk.seeds.start}-{chunk.seeds.stop - 1}")
         expected = job.legacy if legacy else job.schema
-        if expected is None or not schema.remove_metadata().equals(expected):
+        former = not legacy and job.former is not None and schema.remove_metadata().equals(job.former)
+        if not former and (expected is None or not schema.remove_metadata().equals(expected)):
             raise ValueError(f"its columns ({', '.join(f'{f.name}: {f.type}' for f in schema)}) are not a "
                              f"{job.name} survey's")
         table = parquet.read().replace_schema_metadata(None)
+        if former:
+            table = job.upgrade(table)
         _check_rows(table, chunk.seeds, job, settings)
         job.valid(table)
     except (pa.ArrowException, OSError, ValueError, KeyError, TypeError) as e:

@@ -8,6 +8,9 @@
 # Lane C: the Double Klondike table, 8 rule sets x seeds 1..10000, then its unknowns again.
 # Lane D: Crapette under both readings of the waste rule, 10,000 rounds a setting: greedy and planner
 #   against themselves (the first player's edge and stalemates), waste playable (the default) and not.
+# Lane E: double-solitaire races again under the rules pages' ends (a seat emptied by the other's
+#   move wins, blocked only when no seat can progress) with the open-race players: 2,000 random pairs
+#   of careless players per variant (locked draw 3, open draw 1, milder draw 1), then the pair pick.
 # Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
 # one; LANES: which lanes, default AB). Run from a checkout with the core built: nohup setsid bash data/evidence.sh &
 cd "${EVIDENCE_DIR:-$(dirname "$0")/..}"
@@ -48,9 +51,16 @@ laneD() {
     $D crapette survey --seeds 1-10000 --players $1 --rules waste_playable=$2 --out data/surveys/crapette-$3 --jobs 1 >> /tmp/evidence-crapette.log 2>&1
   done
 }
+laneE() {
+  for v in "locked 3" "open 1" "milder 1"; do set -- $v
+    $D race survey --pairs 1-2000 --variant $1 --draw $2 --players careless --plays 20 --out data/surveys/races-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
+  done
+  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --out data/picks/pairs-locked3-ends.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
+}
 lanes=${LANES:-AB} pids=()
 [[ $lanes == *A* ]] && { laneA & pids+=($!); }
 [[ $lanes == *B* ]] && { laneB & pids+=($!); }
 [[ $lanes == *C* ]] && { laneC & pids+=($!); }
 [[ $lanes == *D* ]] && { laneD & pids+=($!); }
+[[ $lanes == *E* ]] && { laneE & pids+=($!); }
 wait "${pids[@]}"          # then the EXIT trap stops the periodic commits and commits the rest

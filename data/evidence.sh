@@ -55,6 +55,8 @@ laneE() {
   for v in "locked 3" "open 1" "milder 1"; do set -- $v
     $D race survey --pairs 1-2000 --variant $1 --draw $2 --players careless --plays 20 --out data/surveys/races-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
   done
+  # the seeds' grades do not depend on the race rules: start from a copy of the ones made before
+  [ -d data/picks/pairs-locked3-ends.csv.grades ] || cp -r data/picks/pairs-locked3.csv.grades data/picks/pairs-locked3-ends.csv.grades
   $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --out data/picks/pairs-locked3-ends.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
 }
 lanes=${LANES:-AB} pids=()

@@ -70,8 +70,9 @@ def test_the_setting_and_params_give_back_the_setup():
     assert setup_of(setting_text(counting, 2), {"think": "1.0,1.0"}) == (counting, 2)
     params = {"think": "0.5,2.0", "samples": 8, "sample_nodes": 2000, "sampling_seed": 7}
     assert setup_of(text, params) == (setup, 12)
-    for bad in ("open,draw=1 mode=turns players=hidden plays=12", text.replace(",win=first", ""), text.replace("plays=12", "plays=0"),
-                text + " extra=1", text.replace("open", "shut")):
+    assert setup_of(text.replace(",win=first", ""), params) == (setup, 12)  # recorded before the win line
+    for bad in ("open,draw=1 mode=turns players=hidden plays=12", text.replace(",win=first", ",win=most"),
+                text.replace("plays=12", "plays=0"), text + " extra=1", text.replace("open", "shut")):
         with pytest.raises(InputError):
             setup_of(bad, params)
 

@@ -4,9 +4,13 @@ Crapette: on the repository's Crapette surveys, and on those ``DSOLVE_CRAPETTE_S
 Double Klondike: on the repository's two-deck survey, and on the one ``DSOLVE_SURVEY_DIR`` names.
 Double solitaire: on the race surveys ``DSOLVE_RACE_SURVEYS`` names.
 Race tables: on the repository's grades (``data/picks``), and on those ``DSOLVE_GRADE_SURVEYS`` names."""
+import json
 import os
 import re
+import subprocess
+import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,8 @@ import conftest
 
 import dsolve
 from dsolve.klondike import api
-from dsolve.crapette.rows import summarize_survey, survey
+from dsolve.crapette.rows import options_of, summarize_survey, survey
+from dsolve.crapette.rules import Options
 from dsolve.players.grade import grading_options
 from dsolve.players.hidden import HiddenOptions
 from dsolve.races.race import RaceSetup
@@ -92,6 +97,36 @@ def test_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch):
     assert not (tmp_path / "quick").exists()  # nothing built when surveys are given
 
 
+def crapette_stats(directory: Path) -> dict:
+    """``dsolve crapette stats DIRECTORY --json``, run as a user runs it."""
+    package_root = str(Path(dsolve.__file__).parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-m", "dsolve", "crapette", "stats", str(directory), "--json"],
+                          capture_output=True, text=True, env=env, check=True)
+    return json.loads(done.stdout)
+
+
+def waste_rows(text: str, directories: list[Path]) -> set[tuple[str, str]]:
+    """The (player, waste reading) rows of the notebook's waste-rule table: each equals the stats
+    of its survey among ``directories`` (greedy or planner against itself, other options default)."""
+    shown = set()
+    for directory in directories:
+        stats = crapette_stats(directory)
+        settings, options = stats["survey"]["settings"], options_of(stats["survey"]["params"])
+        player = settings[0].split(",")[0]
+        if player not in ("greedy", "planner") or settings != [f"{player},{player}"] \
+                or replace(options, waste_playable=True) != Options():
+            continue
+        reading = "yes" if options.waste_playable else "no"
+        total = sum(b - a + 1 for a, b in stats["survey"]["seeds"])
+        first, stalemates = (f"{100 * s['share']:.2f} % \\[{100 * s['low']:.2f}, {100 * s['high']:.2f}\\]"
+                             for s in (stats["first_player_wins"], stats["stalemates"]))
+        assert re.search(rf"^{player} +{reading} +{stats['rounds']} of {total} +{first} +{stalemates}$", text, re.M), \
+            directory
+        shown.add((player, reading))
+    return shown
+
+
 def test_crapette_notebook_runs_on_the_repository_surveys(monkeypatch):
     monkeypatch.delenv("DSOLVE_CRAPETTE_SURVEYS", raising=False)
     text, figures = execute(monkeypatch, CRAPETTE_NOTEBOOK)
@@ -99,22 +134,33 @@ def test_crapette_notebook_runs_on_the_repository_surveys(monkeypatch):
     assert len(directories) >= 3
     for directory in directories:
         assert f"../data/surveys/{directory.name}: crapette deals: " in text
-    assert re.search(r"^greedy,greedy +10000 +57\.59 % \[56\.62, 58\.56\] +0\.00 % \[0\.00, 0\.04\]", text, re.M)
-    assert "greedy vs random (seats swapped, 20000 rounds): greedy wins  81.22 % [80.67, 81.76]" in text
-    assert len(figures) == 3
+    assert re.search(r"^greedy,greedy \(waste no\) +10000 +57\.59 % \[56\.62, 58\.56\] +0\.00 % \[0\.00, 0\.04\]",
+                     text, re.M)  # surveyed before the waste option: read as waste_playable=no
+    assert "greedy vs random (waste no; seats swapped, 20000 rounds): greedy wins  81.22 % [80.67, 81.76]" in text
+    assert waste_rows(text, directories) == {(p, r) for p in ("greedy", "planner") for r in ("no", "yes")}
+    assert len(figures) == 4
 
 
 def test_crapette_notebook_runs_on_the_surveys_it_is_given(tmp_path, monkeypatch):
     survey(tmp_path / "mixed", range(1, 31), "greedy,random", jobs=1)
     survey(tmp_path / "random", range(1, 21), "random", jobs=1)
-    monkeypatch.setenv("DSOLVE_CRAPETTE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in ("mixed", "random")))
+    survey(tmp_path / "greedy-yes", range(1, 11), "greedy", jobs=1)  # the default: waste_playable=yes
+    survey(tmp_path / "greedy-no", range(1, 13), "greedy", Options(waste_playable=False), jobs=1)
+    survey(tmp_path / "greedy-suit", range(1, 6), "greedy", Options(load_match="suit"), jobs=1)
+    names = ("mixed", "random", "greedy-yes", "greedy-no", "greedy-suit")
+    monkeypatch.setenv("DSOLVE_CRAPETTE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
     text, figures = execute(monkeypatch, CRAPETTE_NOTEBOOK)
     assert f"{tmp_path}/mixed: crapette deals: 30 of 30 seeds (1-30) played; dsolve " in text
     first = summarize_survey(tmp_path / "mixed")[1]["first_player_wins"]
-    assert re.search(rf"^greedy,random / random,greedy +60 +{100 * first['share']:.2f} % ", text, re.M)
-    assert re.search(r"^random,random +20 ", text, re.M)
-    assert "greedy vs random (seats swapped, 60 rounds): greedy wins " in text
-    assert len(figures) == 3
+    assert re.search(rf"^greedy,random / random,greedy \(waste yes\) +60 +{100 * first['share']:.2f} % ", text, re.M)
+    assert re.search(r"^random,random \(waste yes\) +20 ", text, re.M)
+    # three settings of greedy against itself, none merged with another
+    for rules, rounds in (("waste yes", 10), ("waste no", 12), ("waste yes, load_match=suit", 5)):
+        assert re.search(rf"^greedy,greedy \({rules}\) +{rounds} ", text, re.M)
+    assert "greedy vs random (waste yes; seats swapped, 60 rounds): greedy wins " in text
+    assert waste_rows(text, [tmp_path / n for n in names]) == {("greedy", "no"), ("greedy", "yes")}
+    assert re.search(r"^planner +no +no survey$", text, re.M)
+    assert len(figures) == 4
 
 
 def race_lines(text: str, directory: Path, shown: str) -> None:

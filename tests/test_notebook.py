@@ -234,14 +234,14 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
     for name in names:
         assert format_summary(summarize_races(open_races(tmp_path / name).rows.to_pylist())) in text
     assert "plays=2 (picked pairs: picked): uneven " in text and "plays=2 (random pairs): uneven " in text
-    assert "draw=1,passes=unlimited mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
+    assert "draw=1,passes=unlimited,win=first mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
     assert "1 open survey(s) compared" in text
-    assert ("locked,draw=3,passes=unlimited mode=race players=careless,careless plays=2:\n"
+    assert ("locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=2:\n"
             f"  {'random pairs':<40}     3 pairs: |imbalance| ") in text
     assert f"\n  {'picked pairs: picked':<40}     2 pairs: |imbalance| " in text
     assert f"\n  {'picked pairs: picked60':<40}     1 pairs: |imbalance| " in text
     assert "2 survey(s) of picked pairs" in text
-    assert ("locked,draw=3,passes=unlimited mode=race plays=2: 3 pairs raced by both\n  hidden       3 pairs: "
+    assert ("locked,draw=3,passes=unlimited,win=first mode=race plays=2: 3 pairs raced by both\n  hidden       3 pairs: "
             "|imbalance| ") in text and "\n  careless     3 pairs: |imbalance| " in text
     assert "\n  a pair's imbalance under the two players: correlation " in text
     assert "1 survey(s) of hidden players compared" in text

@@ -14,11 +14,8 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
 def _dsolve(*args: str) -> str:
-    """Run the dsolve CLI of this checkout (the package as installed, or ``src/`` beside it)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.path.join(ROOT, "src"),
-                                                                     os.environ.get("PYTHONPATH")])))
-    done = subprocess.run([sys.executable, "-m", "dsolve", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    """Run the dsolve CLI of the environment building the site (installed, or ``PYTHONPATH=src``)."""
+    done = subprocess.run([sys.executable, "-m", "dsolve", *args], cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"dsolve {' '.join(args)} failed: {done.stderr.strip()}")
     return done.stdout

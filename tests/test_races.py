@@ -316,6 +316,54 @@ def test_a_blocked_end_leaves_no_seat_a_progress_move(variant):
     assert blocked_ends >= 2
 
 
+def reference_progress_path(table: Table, seat: int, max_tables: int):
+    """The progress search by its definition, on copies of the whole :class:`Table` (slow): breadth
+    first over the seat's legal moves, each table once by :meth:`Table.key`, a play progresses
+    when it puts a card home, turns a face-down card or finishes a seat."""
+    def measure(t):
+        return (sum(map(len, t.foundations)), -sum(map(sum, t.face_down)),
+                sum(t.finished(s) for s in (0, 1)))
+    seen = {table.key()}
+    queue = [(table, [])]
+    for here, path in queue:
+        for move in here.legal_moves(seat):
+            after = here.copy()
+            after.apply(move, check=False)
+            if move.kind == PLAY and any(b > a for a, b in zip(measure(here), measure(after))):
+                return path + [move]
+            if after.key() in seen:
+                continue
+            if len(seen) >= max_tables:
+                return UNKNOWN
+            seen.add(after.key())
+            queue.append((after, path + [move]))
+    return None
+
+
+@pytest.mark.parametrize("variant", [LOCKED, OPEN, MILDER])
+def test_the_progress_search_finds_what_its_definition_finds(variant):
+    """On tables from every few moves of careless and random races (draw 1 and 3, with and without
+    a pass limit, win first and count), each seat's search gives the moves, block or unknown the
+    definition gives, at two bounds."""
+    results = set()
+    for players, draw, passes, win in ((("careless", "careless"), 1, None, "first"),
+                                       (("careless", "careless"), 3, None, "count"),
+                                       (("random", "careless"), 3, 2, "count")):
+        setup = RaceSetup(RaceRules(variant, draw, passes, win), "race", players, max_moves=300)
+        rec = play_race((3, 4), setup, f"search:{variant}")
+        t = Table.from_seeds((3, 4), setup.rules)
+        for k, move in enumerate((*rec.moves, None)):  # every 15th table and the last
+            if k % 15 == 0 or move is None:
+                for seat in (0, 1):
+                    for bound in (40, 2_000):
+                        found = progress_path(t, seat, bound)
+                        assert found == reference_progress_path(t, seat, bound)
+                        results.add("moves" if isinstance(found, list) else str(found))
+            if move is not None:
+                t.apply(move)
+    assert {"moves", "None", UNKNOWN} <= results
+
+
 # -- records replay, invariants after every move --------------------------------------------------
 
 def races(players, seeds=((1, 2), (3, 4)), hidden=HiddenOptions()):

@@ -18,21 +18,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Sequence
 
-from .table import PLAY, RaceMove, Table
+from .table import (_RANK_RED, _TAKES, FOUNDATION, KING, LOCKED, OPEN, PLAY, REDEAL, TURN, WASTE,
+                    RaceMove, Table)
 
 MAX_TABLES = 10_000
 UNKNOWN = "unknown"
-
-
-def _measure(table: Table) -> tuple[int, int]:
-    return sum(map(len, table.foundations)), sum(map(sum, table.face_down))
-
-
-def progressed(before: Table, after: Table) -> bool:
-    """Has ``after`` (``before`` and moves) progressed: a card more on the foundations, a face-down
-    card fewer, or a seat finished?"""
-    (home, down), (home2, down2) = _measure(before), _measure(after)
-    return home2 > home or down2 < down or any(after.finished(s) and not before.finished(s) for s in (0, 1))
 
 
 def progress_path(table: Table, seat: int, max_tables: int = MAX_TABLES) -> list[RaceMove] | None | str:
@@ -50,27 +40,118 @@ SEARCHING = object()
 
 def searching(table: Table, seat: int, max_tables: int = MAX_TABLES) -> Iterator[object]:
     """:func:`progress_path` a table at a time: :data:`SEARCHING` after each table looked at, then
-    the result (so two seats' searches can take turns, :func:`first_progress`)."""
-    seen = {table.key()}
-    queue: deque[tuple[Table, list[RaceMove]]] = deque([(table, [])])
+    the result (so two seats' searches can take turns, :func:`first_progress`).
+
+    The search plays on a compact copy of what ``seat``'s own moves can change (both tableaus, its
+    stock and waste, its passes: the foundations cannot change without progress, which ends the
+    search) and makes the moves of :meth:`Table.legal_moves` in the same order, so it visits the
+    tables that copying the :class:`Table` would, in the same order, and finds the same moves."""
+    rules, other = table.rules, 1 - seat
+    sides = (seat,) if rules.variant == LOCKED else (seat, other)
+    take_other = rules.variant == OPEN
+    heights = [len(f) for f in table.foundations]
+    other_out = not table.stock[other] and not table.waste[other]  # its piles emptied: finished
+    start = (tuple(tuple(p) for p in table.piles[0]), tuple(tuple(p) for p in table.piles[1]),
+             tuple(table.face_down[0]), tuple(table.face_down[1]), tuple(table.stock[seat]),
+             tuple(table.waste[seat]), table.passes_used[seat])
+    parent: dict[tuple, tuple] = {start: ()}
+    queue = deque([start])
     while queue:
-        here, path = queue.popleft()
-        for move in here.legal_moves(seat):
-            after = here.copy()
-            after.apply(move, check=False)
-            if move.kind == PLAY and progressed(here, after):
-                yield path + [move]
+        here = queue.popleft()
+        seat_done, other_done = _finished(here, seat), other_out and not any(here[other])
+        for move, after in _children(here, seat, sides, take_other, heights, rules):
+            if after is None or (not seat_done and _finished(after, seat)) or (
+                    other_out and not other_done and not any(after[other])):  # a seat finished
+                yield _path(parent, here, move, seat)
                 return
-            key = after.key()
-            if key in seen:
+            if after in parent:
                 continue
-            if len(seen) >= max_tables:
+            if len(parent) >= max_tables:
                 yield UNKNOWN
                 return
-            seen.add(key)
-            queue.append((after, path + [move]))
+            parent[after] = (here, move)
+            queue.append(after)
         yield SEARCHING
     yield None
+
+
+def _finished(state: tuple, seat: int) -> bool:
+    return not state[4] and not state[5] and not any(state[seat])
+
+
+def _path(parent: dict[tuple, tuple], here: tuple, last: tuple, seat: int) -> list[RaceMove]:
+    moves = [last]
+    while parent[here]:
+        here, move = parent[here]
+        moves.append(move)
+    return [RaceMove(seat, *m) for m in reversed(moves)]
+
+
+def _children(state: tuple, seat: int, sides: tuple[int, ...], take_other: bool, heights: list[int],
+              rules) -> Iterator[tuple[tuple, tuple | None]]:
+    """``seat``'s moves from ``state`` in :meth:`Table.legal_moves` order, each as (the RaceMove's
+    fields after ``seat``, the state after it); the state is None when the move progresses (a card
+    home or a face-down card turned up)."""
+    piles, down, stock, waste, passes = state[:2], state[2:4], state[4], state[5], state[6]
+    spots: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+    for side in sides:
+        for j, pile in enumerate(piles[side]):
+            if pile:
+                spots.setdefault(_TAKES[pile[-1]], []).append((side, j))
+            else:
+                spots.setdefault((KING, False), []).append((side, j))
+                spots.setdefault((KING, True), []).append((side, j))
+    sources: list[tuple[int, int, int, int]] = []  # (side, pile, head, count); the waste is pile WASTE
+    if waste:
+        sources.append((seat, WASTE, waste[-1], 1))
+    for side in sides:
+        for i, pile in enumerate(piles[side]):
+            if not pile:
+                continue
+            if side != seat:
+                if take_other:
+                    sources.append((side, i, pile[-1], 1))
+                continue
+            for count in range(1, len(pile) - down[side][i] + 1):
+                head = pile[-count]
+                if count > 1 and _RANK_RED[pile[-count + 1]] != _TAKES[head]:
+                    break
+                sources.append((side, i, head, count))
+    for src_side, src, head, count in sources:
+        if count == 1:
+            rank, suit = head % 52 // 4, head % 4
+            for f in (suit, suit + 4):
+                if heights[f] == rank:
+                    yield (PLAY, src_side, src, FOUNDATION, f, 1, head), None
+                    break
+        for side, j in spots.get(_RANK_RED[head], ()):
+            if (side, j) == (src_side, src):
+                continue
+            move = (PLAY, src_side, src, side, j, count, head)
+            new_piles, new_down = list(piles), list(down)
+            if src == WASTE:
+                new_waste = waste[:-1]
+            else:
+                new_waste = waste
+                left = piles[src_side][src][:-count]
+                if left and down[src_side][src] >= len(left):
+                    yield move, None  # a face-down card turned up
+                    continue
+                rest = list(new_piles[src_side])
+                rest[src] = left
+                new_piles[src_side] = tuple(rest)
+            onto = list(new_piles[side])
+            onto[j] = onto[j] + piles[src_side][src][-count:] if src != WASTE else onto[j] + (head,)
+            new_piles[side] = tuple(onto)
+            yield move, (new_piles[0], new_piles[1], down[0], down[1], stock, new_waste, passes)
+    if stock:
+        n = rules.draw
+        yield (TURN,), (piles[0], piles[1], down[0], down[1], stock[n:], waste + stock[:n], passes)
+    elif rules.passes is None:  # (the passes used matter only under a limit)
+        if waste:
+            yield (REDEAL,), (piles[0], piles[1], down[0], down[1], waste, (), passes)
+    elif waste and passes < rules.passes:
+        yield (REDEAL,), (piles[0], piles[1], down[0], down[1], waste, (), passes + 1)
 
 
 def first_progress(table: Table, seats: Sequence[int],

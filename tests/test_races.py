@@ -203,8 +203,6 @@ def test_a_seat_emptied_by_the_other_seats_move_wins_at_that_move(onto):
 
 
 def test_the_referee_ends_the_race_when_the_other_seats_move_empties_a_seat():
-    from dsolve.races import referee
-
     t = last_cards_table()
     record = {"seeds": [1, 2], "convention": "solvitaire", "rules": str(RaceRules(OPEN, 1)), "mode": "race",
               "first": "A", "moves": [str(m) for m in t.legal_moves(0) if m.card == c(1, "QH")][:1],
@@ -222,8 +220,6 @@ def test_the_referee_ends_the_race_when_the_other_seats_move_empties_a_seat():
 
 def judged_from(t: Table, record: dict):
     """The referee's verdict on ``record``'s moves played from the position of ``t`` (all face up)."""
-    from dsolve.races import referee
-
     race = referee._Race(record)
     for s in (0, 1):
         race.seats[s].piles = [[(x // 52, x % 52) for x in p] for p in t.piles[s]]
@@ -245,8 +241,6 @@ def test_the_referee_plays_on_to_both_seats_out_with_win_count():
 
 
 def test_win_count_plays_on_after_a_seat_finishes_and_scores_by_count():
-    from dsolve.races import referee
-
     first, count = last_cards_table(), last_cards_table()
     count.rules = RaceRules(OPEN, 1, win="count")
     for t in (first, count):

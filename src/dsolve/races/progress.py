@@ -128,7 +128,7 @@ def _children(state: tuple, seat: int, sides: tuple[int, ...], take_other: bool,
             if (side, j) == (src_side, src):
                 continue
             move = (PLAY, src_side, src, side, j, count, head)
-            new_piles, new_down = list(piles), list(down)
+            new_piles = list(piles)
             if src == WASTE:
                 new_waste = waste[:-1]
             else:

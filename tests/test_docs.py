@@ -1,7 +1,6 @@
 """The documentation: every ``dsolve`` command the README and docs/ show exists in the CLI with the
 options it uses, the site builds with warnings as errors, and the README stays short and free of
 workspace paths and issue numbers."""
-import os
 import re
 import shlex
 import subprocess

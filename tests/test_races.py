@@ -15,6 +15,7 @@ from dsolve.errors import InputError
 from dsolve.players.hidden import HiddenOptions
 from dsolve.races.players import project
 from dsolve.races.race import RaceSetup, play_race, race_pair, race_winner, report, play_races
+from dsolve.races import referee
 from dsolve.races.referee import replay
 from dsolve.races.progress import UNKNOWN, blocked, first_progress, progress_path
 from dsolve.races.table import (FOUNDATION, LOCKED, MILDER, OPEN, PLAY, TURN, IllegalMove, RaceMove,

@@ -207,7 +207,7 @@ def _judge(race: _Race, record: dict) -> Verdict:
         try:
             if race.mode == "turns" and text[:1] != "AB"[turn]:
                 raise Foul(f"it is {'AB'[turn]}'s turn")
-            mover = race.play(text)
+            race.play(text)
         except (Foul, ValueError, IndexError) as err:
             return Verdict(False, step - 1, f"step {step} ({text}): {err}")
         if race.mode == "turns" and text.split()[1] in ("turn", "pass"):

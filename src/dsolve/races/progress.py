@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from .table import (_RANK_RED, _TAKES, FOUNDATION, KING, LOCKED, OPEN, PLAY, REDEAL, TURN, WASTE,
                     RaceMove, Table)
 
-MAX_TABLES = 10_000
+MAX_TABLES = 100_000
 UNKNOWN = "unknown"
 
 

@@ -17,7 +17,7 @@ from dsolve.races.players import project
 from dsolve.races.race import RaceSetup, play_race, race_pair, race_winner, report, play_races
 from dsolve.races import referee
 from dsolve.races.referee import replay
-from dsolve.races.progress import UNKNOWN, blocked, first_progress, progress_path
+from dsolve.races.progress import UNKNOWN, blocked, cannot_progress, first_progress, progress_path
 from dsolve.races.table import (FOUNDATION, LOCKED, MILDER, OPEN, PLAY, TURN, IllegalMove, RaceMove,
                                 RaceRules, Table, code_of, parse_race_move)
 from dsolve.races.timing import BLOCKED, FINISHED, Clock, play
@@ -339,7 +339,8 @@ def reference_progress_path(table: Table, seat: int, max_tables: int):
 def test_the_progress_search_finds_what_its_definition_finds(variant):
     """On tables from every few moves of careless and random races (draw 1 and 3, with and without
     a pass limit, win first and count), each seat's search gives the moves, block or unknown the
-    definition gives, at two bounds."""
+    definition gives, at two bounds, except that a block the definition's search could not finish
+    may be proved with no search; and no table with a way to progress is ever "proved" blocked."""
     results = set()
     for players, draw, passes, win in ((("careless", "careless"), 1, None, "first"),
                                        (("careless", "careless"), 3, None, "count"),
@@ -351,12 +352,32 @@ def test_the_progress_search_finds_what_its_definition_finds(variant):
             if k % 15 == 0 or move is None:
                 for seat in (0, 1):
                     for bound in (40, 2_000):
-                        found = progress_path(t, seat, bound)
-                        assert found == reference_progress_path(t, seat, bound)
+                        found, expected = progress_path(t, seat, bound), reference_progress_path(t, seat, bound)
+                        if expected == UNKNOWN and found is None:  # proved with no search
+                            assert cannot_progress(t, seat)
+                        else:
+                            assert found == expected
+                        if isinstance(expected, list):
+                            assert not cannot_progress(t, seat)
                         results.add("moves" if isinstance(found, list) else str(found))
             if move is not None:
                 t.apply(move)
-    assert {"moves", "None", UNKNOWN} <= results
+    assert {"moves", "None"} <= results
+
+
+def test_a_block_proved_with_no_search():
+    """A's 2H (the next heart) lies under its 9C, which has no red 10 to go onto; A's other pile is
+    a lone king and it has no stock: blocked, proved before looking at a table. Give the 9C a
+    red 10 to go onto and the proof no longer holds (the search finds the 2H's way home)."""
+    t = bare_table(LOCKED)
+    t.foundations[1] = [c(0, "AH")]
+    t.piles[0][0] = [c(0, "2H"), c(0, "9C")]
+    t.piles[0][1] = [c(0, "KS")]
+    t.piles[1][0] = [c(1, "KD")]
+    assert cannot_progress(t, 0) and progress_path(t, 0, max_tables=1) is None
+    t.piles[0][2] = [c(0, "10D")]
+    assert not cannot_progress(t, 0)
+    assert [str(m) for m in progress_path(t, 0)] == ["A a1>a3 9Ca", "A a1>f2 2Ha"]
 
 
 # -- records replay, invariants after every move --------------------------------------------------

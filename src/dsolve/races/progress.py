@@ -10,7 +10,7 @@ plays between piles (and, in the open and milder races, onto and from the other 
 variant lets it), each table once (:meth:`~dsolve.races.table.Table.key`). A move that makes
 progress ends the search with the moves that lead to it, shortest first. Without progress the
 search has seen the seat's whole reachable game (a full cycle of its stock among it) and the
-seat is blocked, unless the search hit its bound of ``max_tables`` tables first: then it cannot
+seat is blocked (:func:`cannot_progress` proves many blocks with no search), unless the search hit its bound of ``max_tables`` tables first: then it cannot
 tell (:data:`UNKNOWN`) and the race must not be declared blocked on it.
 """
 from __future__ import annotations
@@ -45,7 +45,11 @@ def searching(table: Table, seat: int, max_tables: int = MAX_TABLES) -> Iterator
     The search plays on a compact copy of what ``seat``'s own moves can change (both tableaus, its
     stock and waste, its passes: the foundations cannot change without progress, which ends the
     search) and makes the moves of :meth:`Table.legal_moves` in the same order, so it visits the
-    tables that copying the :class:`Table` would, in the same order, and finds the same moves."""
+    tables that copying the :class:`Table` would, in the same order, and finds the same moves.
+    Before it, :func:`cannot_progress` may prove the seat blocked with no search."""
+    if cannot_progress(table, seat):
+        yield None
+        return
     rules, other = table.rules, 1 - seat
     sides = (seat,) if rules.variant == LOCKED else (seat, other)
     take_other = rules.variant == OPEN
@@ -152,6 +156,106 @@ def _children(state: tuple, seat: int, sides: tuple[int, ...], take_other: bool,
             yield (REDEAL,), (piles[0], piles[1], down[0], down[1], waste, (), passes)
     elif waste and passes < rules.passes:
         yield (REDEAL,), (piles[0], piles[1], down[0], down[1], waste, (), passes + 1)
+
+
+def cannot_progress(table: Table, seat: int) -> bool:
+    """True only if ``seat`` surely cannot progress: no search needed. (False says nothing.)
+
+    It works out, in a relaxed game, which cards ``seat`` could ever lift: a card lifts when what
+    lay above it at the start has lifted or lies on it in sequence (so moves with it), and some
+    spot takes it: a card of the rank above in the other colour that has lifted (it lies on top
+    wherever it went) or is still where it was with what lay above it lifted, or, for a king, a
+    pile empty or emptied (its bottom card lifted). Every card of the seat's stock and waste counts
+    as reachable. The relaxed game lets a spot take any number of cards, at any time, in any order,
+    so it lifts at least every card the real game can lift before its first progress (by induction
+    over a real line: at a card's first lift, what lay on it has lifted or rides on it, and the
+    spot it goes to has lifted or had its cover lifted). Progress needs a card of the next rank of
+    a foundation reachable (lifted, uncovered, or in the stock or waste), a pile's lowest face-up
+    card over face-down ones lifted, or (open and milder) every card of a seat's lifted; when the
+    relaxed game reaches none of these, neither can the real one."""
+    rules, other = table.rules, 1 - seat
+    if table.finished(seat) or table.finished(other):
+        return False  # (a seat out may take a card back and finish again)
+    spot_sides = (seat,) if rules.variant == LOCKED else (seat, other)
+    piles, down = table.piles, table.face_down
+    hand = table.stock[seat] + table.waste[seat]
+    lifted: set[int] = set()
+
+    def clear(side: int, pile: list[int], i: int) -> bool:
+        """Can the card at ``pile[i]`` come to the top, or ride on top with what lies on it?"""
+        for j in range(i + 1, len(pile)):
+            if pile[j] in lifted:
+                return True
+            if side != seat or _RANK_RED[pile[j]] != _TAKES[pile[j - 1]]:
+                return False  # (the other's cards are taken one at a time)
+        return True
+
+    def emptied(side: int) -> bool:
+        return any(not p or (not down[side][i] and p[0] in lifted) for i, p in enumerate(piles[side]))
+
+    # The cards that could take a card of each (rank, red) on them: (side, pile, index) of each
+    # face-up card on a side the seat builds on, and the seat's stock and waste cards (as None).
+    holders: dict[tuple[int, bool], list[tuple[int, int, int] | tuple[int, None, None]]] = {}
+    for side in spot_sides:
+        for k, pile in enumerate(piles[side]):
+            for i in range(down[side][k], len(pile)):
+                holders.setdefault(_TAKES[pile[i]], []).append((side, k, i))
+    for code in hand:
+        holders.setdefault(_TAKES[code], []).append((code, None, None))
+
+    def spot(code: int, sides: tuple[int, ...] = spot_sides) -> bool:
+        """Can a spot on one of ``sides``'s tableaus take ``code`` (now or later)?"""
+        if _RANK_RED[code][0] == KING:
+            return any(emptied(side) for side in sides)
+        for side, k, i in holders.get(_RANK_RED[code], ()):
+            if k is None:
+                if side in lifted and seat in sides:  # (a stock or waste card, played)
+                    return True
+                continue
+            if side not in sides:
+                continue
+            pile = piles[side][k]
+            if i + 1 == len(pile) or pile[i + 1] in lifted:  # uncovered (a card that lifted
+                return True  # carries what lay on it: it is a spot again once that lifted)
+        return False
+
+    takeable = [(seat, k, i) for k, pile in enumerate(piles[seat]) for i in range(down[seat][k], len(pile))]
+    if rules.variant == OPEN:
+        takeable += [(other, k, i) for k, pile in enumerate(piles[other]) for i in range(down[other][k], len(pile))]
+    changed = True
+    while changed:
+        changed = False
+        for code in hand:
+            if code not in lifted and spot(code):
+                lifted.add(code)
+                changed = True
+        for side, k, i in takeable:
+            code = piles[side][k][i]
+            if code not in lifted and clear(side, piles[side][k], i) and spot(code):
+                lifted.add(code)
+                changed = True
+    heights = [len(f) for f in table.foundations]
+    wanted = {owner * 52 + heights[f] * 4 + f % 4 for f in range(len(heights)) if heights[f] <= KING
+              for owner in (0, 1)}
+    if wanted & (lifted | set(hand)):
+        return False
+    for side, k, i in takeable:
+        pile = piles[side][k]
+        if pile[i] in wanted and (i + 1 == len(pile) or pile[i + 1] in lifted):  # uncovered
+            return False
+        if i == down[side][k] > 0 and pile[i] in lifted:
+            return False  # a face-down card turned up
+    if rules.variant != LOCKED:
+        for s in (seat, other) if rules.variant == OPEN else (seat,):
+            out = s == seat and all(code in lifted for code in hand) or s != seat and not (
+                table.stock[s] or table.waste[s])
+            kings = sum(_RANK_RED[code][0] == KING for code in (*hand, *sum(piles[s], []))) if s == seat else \
+                sum(_RANK_RED[code][0] == KING for code in sum(piles[s], []))
+            room = sum(not p or (not down[1 - s][k] and p[0] in lifted) for k, p in enumerate(piles[1 - s]))
+            if out and any(piles[s]) and kings <= room and all(
+                    not p or (not down[s][k] and p[0] in lifted and spot(p[0], (1 - s,))) for k, p in enumerate(piles[s])):
+                return False  # a seat finished: its piles gone to the other tableau (a king to each empty pile)
+    return True
 
 
 def first_progress(table: Table, seats: Sequence[int],

@@ -436,7 +436,8 @@ def last_counts():
     """For the benchmarks: the last solve_position's positions by search (the game's, the
     relaxation's, the random-order restarts'), the children dropped as already in a table and
     pruned by the dead-end test (all searches), and which search decided (or the root: the
-    safe moves or a dead end before any search)."""
+    safe moves or a dead end before any search). One record for the process: with solves in
+    several threads at once, it is whichever ended last."""
     return {"game_nodes": last_nodes[0], "relaxation_nodes": last_nodes[1],
             "restart_nodes": last_nodes[2], "known": last_known, "dead": last_dead,
             "decided_by": ("root", "game", "relaxation", "restarts")[decided_by]}

@@ -396,6 +396,21 @@ def test_dead_ends_need_no_search(seed, why):
     assert solved(deal, Rules(3, None, "any"), timeout=SOLVE_TIMEOUT).verdict == WINNABLE
 
 
+@pytest.mark.parametrize("seed, decided_by", [
+    (22, "root"), (2, "game"), (558, "relaxation"), (3, "restarts")], ids=str)
+def test_the_last_solve_is_counted_by_search(seed, decided_by):
+    """The benchmarks' counts of a solve (_core.last_counts): the positions of the three
+    searches add up to the solve's, and the search that decided is named (seed 22 at draw 3 is
+    a dead end at the root, 2 is won by the ordered search, 558 lost by the relaxation, 3 won by
+    a random-order search)."""
+    from dsolve import _core
+    result = solved(make_deal("solvitaire", seed), Rules(3))
+    counts = _core.last_counts()
+    assert counts["decided_by"] == decided_by
+    assert counts["game_nodes"] + counts["relaxation_nodes"] + counts["restart_nodes"] == result.nodes
+    assert counts["known"] >= 0 and counts["dead"] >= 0
+
+
 def test_a_card_carried_in_a_locked_run_is_no_dead_end():
     """Pile 4 holds the locked run 4H 3S under 5C. 3S cannot go home before 2S (under 5S in pile
     3) nor onto 4H or 4D alone, yet it leaves with 4H onto 5S: the dead-end test must not count

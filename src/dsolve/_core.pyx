@@ -230,6 +230,7 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
     0 unwinnable, -1 unknown; ``line`` the winning macro moves (see :func:`solution`); ``dead``
     the cards that can never move when the loss is proved before any search (see dead_end:
     after the safe moves to the foundation), else empty."""
+    global decided_by
     cdef Search S
     cdef Search R
     cdef Search T
@@ -267,6 +268,7 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
     try:
         with nogil:
             if relax_only:
+                decided_by = DECIDED_RELAXATION
                 R.stop_at = max_nodes
                 result = run_phase(&R, &relaxed_start, False, max_nodes, deadline)
                 S.limit = R.limit if R.limit != LIMIT_NONE else LIMIT_NODES
@@ -274,6 +276,7 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
             else:
                 result = schedule(&S, &R, &T, &start_state, &relaxed_start, relax, restarts,
                                   max_nodes, deadline, game_bytes)
+        keep_counts(&S, &R, &T)
         if result == 2:
             line = []
             safe_steps(&S.stack[0], line)

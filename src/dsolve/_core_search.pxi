@@ -33,6 +33,8 @@ cdef struct Search:
     bint truncated      # a child was left unsearched at that depth: exhausting proves nothing
     int depth           # index of the frame being expanded; the win is in stack[depth + 1]
     long long nodes
+    long long known     # children dropped as already in the table (see last_counts)
+    long long dead      # children pruned by the dead-end test
     long long max_nodes
     long long stop_at   # the caller's node limit, exact (0: none; see cap)
     double deadline
@@ -116,6 +118,7 @@ cdef void expand(Search* S, int d) noexcept nogil:
         e[kept] = e[i]
         kept += 1
     f.nmoves = kept
+    S.known += n - kept
     f.next = 0
     if S.shuffle:
         shuffle_moves(S, f)
@@ -235,6 +238,7 @@ cdef int search(Search* S) noexcept nogil:
             S.depth = d
             return 1
         if may_newly_dead_end(&S.cfg, &child.s, e.move) and dead_end(&S.cfg, &child.s, NULL):
+            S.dead += 1
             continue
         S.nodes += 1
         if (S.nodes & 1023) == 0 or S.nodes == S.stop_at:
@@ -400,6 +404,8 @@ cdef bint init_search(Search* S, size_t table_bytes) noexcept nogil:
     S.edge_cap = 4 * MAX_MOVES
     S.edges = <Edge*>malloc(sizeof(Edge) * S.edge_cap)
     S.nodes = 0
+    S.known = 0
+    S.dead = 0
     S.stop_at = 0
     S.peak = 0
     S.rng = <uint64_t>0x9e3779b97f4a7c15
@@ -414,6 +420,36 @@ cdef void free_search(Search* S) noexcept nogil:
     S.edges = NULL
     table_free(&S.table)
     S.table.slot = NULL
+
+
+cdef enum:
+    DECIDED_ROOT = 0             # at the root of the game's search (safe moves, a dead end)
+    DECIDED_GAME = 1
+    DECIDED_RELAXATION = 2
+    DECIDED_RESTARTS = 3
+
+cdef int decided_by = DECIDED_ROOT     # which search decided the last solve (see last_counts)
+cdef long long last_nodes[3]           # the last solve's positions by search: S, R, T
+cdef long long last_known = 0, last_dead = 0
+
+def last_counts():
+    """For the benchmarks: the last solve_position's positions by search (the game's, the
+    relaxation's, the random-order restarts'), the children dropped as already in a table and
+    pruned by the dead-end test (all searches), and which search decided (or the root: the
+    safe moves or a dead end before any search). One record for the process: with solves in
+    several threads at once, it is whichever ended last."""
+    return {"game_nodes": last_nodes[0], "relaxation_nodes": last_nodes[1],
+            "restart_nodes": last_nodes[2], "known": last_known, "dead": last_dead,
+            "decided_by": ("root", "game", "relaxation", "restarts")[decided_by]}
+
+cdef void keep_counts(const Search* S, const Search* R, const Search* T) noexcept nogil:
+    """Keep the counts of a solve for last_counts."""
+    global last_known, last_dead
+    last_nodes[0] = S.nodes
+    last_nodes[1] = R.nodes
+    last_nodes[2] = T.nodes
+    last_known = S.known + R.known + T.known
+    last_dead = S.dead + R.dead + T.dead
 
 
 cdef int schedule(Search* S, Search* R, Search* T, const State* start,
@@ -431,6 +467,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
     bog down in the first round, seed 23 at draw 3 is won in 10.7 million positions in all, against
     260 million with T's usual share). Once one runs out of moves they all would (each searches the
     same positions whole, in its own order): then T runs no more."""
+    global decided_by
     cdef int result, relaxed = 1, r, share
     cdef long long quota, end, runs = 0     # random-order searches begun
     T.cfg.trust_unproved = safe_rule_unproved(&T.cfg)
@@ -439,6 +476,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
         r = run_phase(T, start, False, cap(T, min(QUICK_NODES, restarts), max_nodes, 0), deadline)
         if r >= 1:
             S.depth = -1                    # the line is T's
+            decided_by = DECIDED_RESTARTS
             return 1
         if r == 0:
             restarts = 0
@@ -446,12 +484,15 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             S.limit = T.limit
             return -1
     result = start_search(S, start, False)
+    decided_by = DECIDED_ROOT
     if result != -1:
         return result
+    decided_by = DECIDED_GAME
     result = run_search(S, cap(S, QUICK_NODES, max_nodes, T.nodes), deadline)
     if relax and result == -1:
         relaxed = start_search(R, relaxed_start, False)     # -1 while it runs undecided
         if relaxed == 0:
+            decided_by = DECIDED_RELAXATION
             return 0
         if relaxed != -1:
             drop_relaxation(S, R, game_bytes)
@@ -462,6 +503,7 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             relaxed = run_search(R, cap(R, R.nodes + RELAX_SLICE_NODES, max_nodes,
                                         S.nodes + T.nodes), deadline)
             if relaxed == 0:
+                decided_by = DECIDED_RELAXATION
                 return 0
             if relaxed == -1 and R.limit != LIMIT_NODES:
                 S.limit = R.limit
@@ -477,9 +519,11 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             r = run_phase(T, start, True, end, deadline)
             if r >= 1:
                 S.depth = -1                # the line is T's (a win by safe moves alone too)
+                decided_by = DECIDED_RESTARTS
                 return 1
             if r == 0:
                 if not T.cfg.trust_unproved:
+                    decided_by = DECIDED_RESTARTS
                     return 0
                 restarts = 0
                 break

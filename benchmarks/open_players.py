@@ -9,6 +9,7 @@ compares the open-race careless player with the one that ignores the other table
 
     PYTHONPATH=src nice -n 10 python3 benchmarks/open_players.py --pairs 250
     PYTHONPATH=src nice -n 10 python3 benchmarks/open_players.py --new hidden --old hidden-own --pairs 25
+    PYTHONPATH=src nice -n 10 python3 benchmarks/open_players.py --win count --pairs 250
 """
 from __future__ import annotations
 
@@ -43,11 +44,12 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=250, help="pairs of seeds, four races each")
     parser.add_argument("--variant", default="open")
     parser.add_argument("--draw", type=int, default=1)
+    parser.add_argument("--win", default="first", help="first (the first seat out wins) or count")
     parser.add_argument("--samples", type=int, default=HiddenOptions.samples, help="the hidden player's worlds")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     start = time.process_time()
-    counts = duel(args.new, args.old, args.pairs, RaceRules(args.variant, args.draw),
+    counts = duel(args.new, args.old, args.pairs, RaceRules(args.variant, args.draw, win=args.win),
                   HiddenOptions(samples=args.samples), args.jobs)
     n = 4 * args.pairs
     low, high = wilson(counts["new"], n)
@@ -60,7 +62,7 @@ def main() -> None:
             _, end, who = key.split(":")
             by_end.setdefault(end, []).append(f"{names[who]} {count}")
     ends = "; ".join(f"{end}: {', '.join(parts)}" for end, parts in by_end.items())
-    print(f"{args.variant} draw {args.draw}: {args.new} against {args.old}, {n} races ({args.pairs} pairs)")
+    print(f"{args.variant} draw {args.draw} win {args.win}: {args.new} against {args.old}, {n} races ({args.pairs} pairs)")
     print(f"  {args.new} won {counts['new']}, {args.old} won {counts['old']}, draws {counts['draw']}")
     print(f"  win share of {args.new}: {100 * counts['new'] / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}]; "
           f"of the races won: {100 * counts['new'] / max(decided, 1):.1f}% [{100 * d_low:.1f}, {100 * d_high:.1f}]")

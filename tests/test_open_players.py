@@ -22,10 +22,11 @@ def c(owner: int, text: str) -> int:
     return code_of(owner, parse_card(text))
 
 
-def table_with(variant: str, a: list[list[str]], b: list[list[str]], down: tuple[list[int], list[int]]) -> Table:
+def table_with(variant: str, a: list[list[str]], b: list[list[str]], down: tuple[list[int], list[int]],
+               win: str = "first") -> Table:
     """A table from seeds 1 and 2 whose piles are set by hand (``a``/``b``: cards bottom -> top,
     ``down``: face-down counts); the rest of each deck is its stock, in deck order."""
-    t = Table.from_seeds((1, 2), RaceRules(variant, 1))
+    t = Table.from_seeds((1, 2), RaceRules(variant, 1, win=win))
     for seat, piles in enumerate((a, b)):
         t.piles[seat] = [[c(seat, x) for x in pile] for pile in piles] + [[] for _ in range(7 - len(piles))]
         t.face_down[seat] = down[seat] + [0] * (7 - len(piles))
@@ -39,9 +40,10 @@ def choice(name: str, t: Table, seat: int = 0, seed: str = "s"):
     return make_racer(name, seed, QUICK_HIDDEN).choose(t.view(seat))
 
 
-def home_position(variant: str = OPEN) -> Table:
-    """B's AH on top of B's one face-up pile (over a face-down card): A may send it home."""
-    return table_with(variant, [["KS", "QH"]], [["5C", "AH"]], ([1], [1]))
+def home_position(variant: str = OPEN, win: str = "count", a_top: str = "QH") -> Table:
+    """B's AH on top of B's one face-up pile (over a face-down card): A may send it home. A's pile
+    KS and ``a_top``."""
+    return table_with(variant, [["KS", a_top]], [["5C", "AH"]], ([1], [1]), win)
 
 
 def free_position(variant: str = OPEN) -> Table:
@@ -56,6 +58,14 @@ def test_the_open_player_sends_the_other_top_card_home(name):
     move = choice(name, t)
     assert (move.src_side, move.dst_side, move.card) == (1, FOUNDATION, c(1, "AH"))
     assert choice(name + "-own", t).src_side != 1  # the old player leaves it
+
+
+@pytest.mark.parametrize("name", TAKERS)
+def test_first_out_wins_the_other_card_is_not_sent_home(name):
+    """With win first, B's AH sent home is one card fewer for B to clear: A leaves it, even with
+    its own 2H to follow it (with win count it sends it)."""
+    for a_top in ("QH", "2H"):
+        assert choice(name, home_position(win="first", a_top=a_top)).src_side != 1
 
 
 @pytest.mark.parametrize("name", TAKERS)
@@ -82,9 +92,12 @@ def test_the_score_weighs_home_freeing_own_pile_and_reveals():
     view = t.view(0)
     home = next(m for m in view.legal if m.src_side == 1 and m.dst_side == FOUNDATION)
     assert take_score(view, home) == 3 - 1  # home, but B's 5C is turned up
-    t = table_with(OPEN, [["9C"]], [["9D", "8H"]], ([0], [0]))  # 8H onto A's own 9C: a card to clear
-    view = t.view(0)
-    assert take_score(view, next(m for m in view.legal if str(m) == "A b1>a1 8Hb")) == -2
+    for a_top in ("QH", "2H"):  # (win first) one fewer for B to clear, and the reveal
+        assert take_score(home_position(win="first", a_top=a_top).view(0), home) == -1 - 1
+    for win, score in (("count", -2), ("first", -2 - 1)):  # 8H onto A's own 9C: a card to clear (and one
+        t = table_with(OPEN, [["9C"]], [["9D", "8H"]], ([0], [0]), win)  # fewer for B)
+        view = t.view(0)
+        assert take_score(view, next(m for m in view.legal if str(m) == "A b1>a1 8Hb")) == score
 
 
 @pytest.mark.parametrize("name", TAKERS)
@@ -103,14 +116,27 @@ def test_in_the_locked_race_each_player_plays_as_its_own_variant_move_for_move()
         assert new.moves == old.moves and new.times == old.times and new.winner == old.winner
 
 
-def test_the_open_players_take_the_other_cards_in_real_races():
-    setup = RaceSetup(RaceRules(OPEN, 1), players=("careless", "careless-own"))
+class Watched:
+    """A player whose chosen moves are kept (the moves the progress check plays for an idle seat
+    are the engine's, not the player's)."""
+
+    def __init__(self, player) -> None:
+        self.player, self.chosen = player, []
+
+    def choose(self, view):
+        move = self.player.choose(view)
+        self.chosen.append(move)
+        return move
+
+
+@pytest.mark.parametrize("win", ["first", "count"])
+def test_the_open_players_take_the_other_cards_in_real_races(win):
     taken = {0: 0, 1: 0}
     for seeds in ((1, 2), (2, 1), (3, 4), (4, 3)):
-        record = play_race(seeds, setup, "b")
-        for m in record.moves:
-            if m.kind == PLAY and m.src_side != m.seat:
-                taken[m.seat] += 1
+        players = [Watched(make_racer(name, f"b:{seeds}")) for name in ("careless", "careless-own")]
+        play(Table.from_seeds(seeds, RaceRules(OPEN, 1, win=win)), players, rng=random.Random(1))
+        for seat, watched in enumerate(players):
+            taken[seat] += sum(m is not None and m.kind == PLAY and m.src_side != seat for m in watched.chosen)
     assert taken[0] > 0 and taken[1] == 0
 
 

@@ -34,8 +34,11 @@ foundations or on its piles) or its own move bounced: its sampled worlds were de
 projection that no longer holds. It takes a move the table refuses as a sign of the same and
 asks once more afresh, then turns the stock if it can.
 
-The ``-own`` players (``hidden-own``, ``careless-own``) skip step (2), and their progress moves
-(below) never take the other's card: they are the same players, same random numbers, ignoring
+With ``win`` first (the first seat out wins), step (2) sends none of the other's cards home and
+prices every card that leaves the other's piles (see :func:`take_score`): the other seat's card
+out is one fewer for it to clear. The ``-own`` players (``hidden-own``, ``careless-own``) skip
+step (2), and their progress moves (below) never take the other's card: they are the same
+players, same random numbers, ignoring
 the other tableau's cards (in the locked race they play exactly as ``hidden`` and ``careless``).
 
 No adapter player returns no move while it has a *progress move*: when its single-deck player
@@ -60,16 +63,17 @@ from ..players.careless import CarelessPlayer
 from ..players.hidden import HiddenOptions, HiddenPlayer
 from ..players.view import Player, SeatView, view_of
 from ..rules import Rules
-from .table import (FOUNDATION, KING, OPEN, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove,
+from .table import (FIRST, FOUNDATION, KING, OPEN, PLAY, REDEAL as RACE_REDEAL, TURN as RACE_TURN, WASTE, RaceMove,
                     RaceRules, RaceView)
 
 OWN = "-own"  # the suffix of a player that ignores the other tableau's cards
 PLAYERS = ("hidden", "careless", "random", "hidden" + OWN, "careless" + OWN)
 
 # take_score's weights (see there)
-HOME_SCORE = 3  # the card goes to a foundation
+HOME_SCORE = 3  # the card goes to a foundation (win count only)
 FREE_SCORE = 2  # one of the seat's face-down cards can be turned up just after
 OWN_PILE_COST = 2  # the card lands on the seat's own tableau: one more card to clear
+HELP_COST = 1  # (win first) the card leaves the other's piles: one fewer for them to clear
 REVEAL_COST = 1  # one of the other's face-down cards is turned up for them
 
 
@@ -99,22 +103,28 @@ def _frees_own(view: RaceView, onto: int | None) -> bool:
 
 
 def take_score(view: RaceView, move: RaceMove) -> int:
-    """The worth of ``move``, a play of the other tableau's top card, from what the seat sees:
-    ``HOME_SCORE`` when the card goes to a foundation (the mover's count goes up, and the suit
-    climbs); ``FREE_SCORE`` when the pile it leaves is then topped by a face-up card (or empty) that
-    takes a whole run of the seat's lying on face-down cards (the next move turns one of them
-    up); less ``OWN_PILE_COST`` when the card lands on the seat's own tableau (one more card it must
-    clear before it finishes), less ``REVEAL_COST`` when taking it turns up one of the other's
-    face-down cards (a card they could not reach). Only face-up cards and face-down counts are
-    read: what a card taken from a face-down card uncovers is never looked at."""
-    other = 1 - view.seat
+    """The worth of ``move``, a play of the other tableau's top card, from what the seat sees.
+    With win count, ``HOME_SCORE`` when the card goes to a foundation (the mover's count goes up);
+    with win first (the first seat out wins) a card sent home scores nothing, and any card leaving
+    the other's piles costs ``HELP_COST`` (one fewer for them to clear, whether it goes home or
+    onto the seat's piles). ``FREE_SCORE`` when the pile it leaves is then topped by a face-up card
+    (or empty) that takes a whole run of the seat's lying on face-down cards (the next move turns
+    one of them up); less ``OWN_PILE_COST`` when the card lands on the seat's own tableau (one more
+    card it must clear before it finishes), less ``REVEAL_COST`` when taking it turns up one of the
+    other's face-down cards (a card they could not reach). Only face-up cards and face-down counts
+    are read: what a card taken from a face-down card uncovers is never looked at."""
+    other, first = 1 - view.seat, view.rules.win == FIRST
     left = view.face_up[other][move.src][:-1]
     down = view.face_down[other][move.src]
-    score = HOME_SCORE if move.dst_side == FOUNDATION else 0
-    if move.dst_side != FOUNDATION and (left or not down) and _frees_own(view, left[-1] if left else None):
+    score = 0
+    if move.dst_side == FOUNDATION:
+        score += 0 if first else HOME_SCORE
+    elif (left or not down) and _frees_own(view, left[-1] if left else None):
         score += FREE_SCORE
     if move.dst_side == view.seat:
         score -= OWN_PILE_COST
+    if first and move.dst_side != other:
+        score -= HELP_COST
     if not left and down:
         score -= REVEAL_COST
     return score

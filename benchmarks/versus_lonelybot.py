@@ -89,8 +89,8 @@ def check_deal(lonecli: str, seed: int) -> None:
     """Refuse to go on if lonelybot deals ``seed`` otherwise than dsolve does."""
     out = subprocess.run([lonecli, "print", "solvitaire", str(seed)], capture_output=True,
                          text=True, check=True).stdout
-    theirs, ours = json.loads(out), json.loads(dump_deal(make_deal("solvitaire", seed), "json"))
-    if any(theirs[key] != ours[key] for key in ("tableau piles", "stock")):
+    ours = dump_deal(make_deal("solvitaire", seed), "json")
+    if any(json.loads(out)[key] != json.loads(ours)[key] for key in ("tableau piles", "stock")):
         raise click.ClickException(f"seed {seed}: lonelybot deals\n{out}\ndsolve deals\n{ours}")
 
 

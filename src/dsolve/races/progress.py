@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Sequence
 
-from .table import (_RANK_RED, _TAKES, FOUNDATION, KING, LOCKED, OPEN, PLAY, REDEAL, TURN, WASTE,
-                    RaceMove, Table)
+from .table import (FOUNDATION, KING, LOCKED, OPEN, PLAY, RANK_RED, REDEAL, TAKES, TURN, WASTE, RaceMove,
+                    RaceRules, Table, runs, spots_of)
 
 MAX_TABLES = 100_000
 UNKNOWN = "unknown"
@@ -53,7 +53,7 @@ def searching(table: Table, seat: int, max_tables: int = MAX_TABLES) -> Iterator
     rules, other = table.rules, 1 - seat
     sides = (seat,) if rules.variant == LOCKED else (seat, other)
     take_other = rules.variant == OPEN
-    heights = [len(f) for f in table.foundations]
+    home = [table.home_pile(code) for code in range(2 * 52)]  # (the foundations stand still)
     other_out = not table.stock[other] and not table.waste[other]  # its piles emptied: finished
     start = (tuple(tuple(p) for p in table.piles[0]), tuple(tuple(p) for p in table.piles[1]),
              tuple(table.face_down[0]), tuple(table.face_down[1]), tuple(table.stock[seat]),
@@ -63,7 +63,7 @@ def searching(table: Table, seat: int, max_tables: int = MAX_TABLES) -> Iterator
     while queue:
         here = queue.popleft()
         seat_done, other_done = _finished(here, seat), other_out and not any(here[other])
-        for move, after in _children(here, seat, sides, take_other, heights, rules):
+        for move, after in _children(here, seat, sides, take_other, home, rules):
             if after is None or (not seat_done and _finished(after, seat)) or (
                     other_out and not other_done and not any(after[other])):  # a seat finished
                 yield _path(parent, here, move, seat)
@@ -91,52 +91,35 @@ def _path(parent: dict[tuple, tuple], here: tuple, last: tuple, seat: int) -> li
     return [RaceMove(seat, *m) for m in reversed(moves)]
 
 
-def _children(state: tuple, seat: int, sides: tuple[int, ...], take_other: bool, heights: list[int],
-              rules) -> Iterator[tuple[tuple, tuple | None]]:
+def _children(state: tuple, seat: int, sides: tuple[int, ...], take_other: bool,
+              home: list[int | None], rules: RaceRules) -> Iterator[tuple[tuple, tuple | None]]:
     """``seat``'s moves from ``state`` in :meth:`Table.legal_moves` order, each as (the RaceMove's
     fields after ``seat``, the state after it); the state is None when the move progresses (a card
-    home or a face-down card turned up)."""
+    home or a face-down card turned up). ``home[code]``: the foundation that takes the card."""
     piles, down, stock, waste, passes = state[:2], state[2:4], state[4], state[5], state[6]
-    spots: dict[tuple[int, bool], list[tuple[int, int]]] = {}
-    for side in sides:
-        for j, pile in enumerate(piles[side]):
-            if pile:
-                spots.setdefault(_TAKES[pile[-1]], []).append((side, j))
-            else:
-                spots.setdefault((KING, False), []).append((side, j))
-                spots.setdefault((KING, True), []).append((side, j))
+    spots = spots_of(piles, sides)
     sources: list[tuple[int, int, int, int]] = []  # (side, pile, head, count); the waste is pile WASTE
     if waste:
         sources.append((seat, WASTE, waste[-1], 1))
     for side in sides:
         for i, pile in enumerate(piles[side]):
-            if not pile:
-                continue
-            if side != seat:
-                if take_other:
-                    sources.append((side, i, pile[-1], 1))
-                continue
-            for count in range(1, len(pile) - down[side][i] + 1):
-                head = pile[-count]
-                if count > 1 and _RANK_RED[pile[-count + 1]] != _TAKES[head]:
-                    break
-                sources.append((side, i, head, count))
+            if side == seat:
+                sources += [(side, i, head, count) for head, count in runs(pile, down[side][i])]
+            elif take_other and pile:
+                sources.append((side, i, pile[-1], 1))
     for src_side, src, head, count in sources:
         if count == 1:
-            rank, suit = head % 52 // 4, head % 4
-            for f in (suit, suit + 4):
-                if heights[f] == rank:
-                    yield (PLAY, src_side, src, FOUNDATION, f, 1, head), None
-                    break
-        for side, j in spots.get(_RANK_RED[head], ()):
+            if home[head] is not None:
+                yield (PLAY, src_side, src, FOUNDATION, home[head], 1, head), None
+        for side, j in spots.get(RANK_RED[head], ()):
             if (side, j) == (src_side, src):
                 continue
             move = (PLAY, src_side, src, side, j, count, head)
             new_piles = list(piles)
             if src == WASTE:
-                new_waste = waste[:-1]
+                new_waste, cards = waste[:-1], (head,)
             else:
-                new_waste = waste
+                new_waste, cards = waste, piles[src_side][src][-count:]
                 left = piles[src_side][src][:-count]
                 if left and down[src_side][src] >= len(left):
                     yield move, None  # a face-down card turned up
@@ -145,7 +128,7 @@ def _children(state: tuple, seat: int, sides: tuple[int, ...], take_other: bool,
                 rest[src] = left
                 new_piles[src_side] = tuple(rest)
             onto = list(new_piles[side])
-            onto[j] = onto[j] + piles[src_side][src][-count:] if src != WASTE else onto[j] + (head,)
+            onto[j] += cards
             new_piles[side] = tuple(onto)
             yield move, (new_piles[0], new_piles[1], down[0], down[1], stock, new_waste, passes)
     if stock:
@@ -186,7 +169,7 @@ def cannot_progress(table: Table, seat: int) -> bool:
         for j in range(i + 1, len(pile)):
             if pile[j] in lifted:
                 return True
-            if side != seat or _RANK_RED[pile[j]] != _TAKES[pile[j - 1]]:
+            if side != seat or RANK_RED[pile[j]] != TAKES[pile[j - 1]]:
                 return False  # (the other's cards are taken one at a time)
         return True
 
@@ -199,15 +182,15 @@ def cannot_progress(table: Table, seat: int) -> bool:
     for side in spot_sides:
         for k, pile in enumerate(piles[side]):
             for i in range(down[side][k], len(pile)):
-                holders.setdefault(_TAKES[pile[i]], []).append((side, k, i))
+                holders.setdefault(TAKES[pile[i]], []).append((side, k, i))
     for code in hand:
-        holders.setdefault(_TAKES[code], []).append((code, None, None))
+        holders.setdefault(TAKES[code], []).append((code, None, None))
 
     def spot(code: int, sides: tuple[int, ...] = spot_sides) -> bool:
         """Can a spot on one of ``sides``'s tableaus take ``code`` (now or later)?"""
-        if _RANK_RED[code][0] == KING:
+        if RANK_RED[code][0] == KING:
             return any(emptied(side) for side in sides)
-        for side, k, i in holders.get(_RANK_RED[code], ()):
+        for side, k, i in holders.get(RANK_RED[code], ()):
             if k is None:
                 if side in lifted and seat in sides:  # (a stock or waste card, played)
                     return True
@@ -249,8 +232,8 @@ def cannot_progress(table: Table, seat: int) -> bool:
         for s in (seat, other) if rules.variant == OPEN else (seat,):
             out = s == seat and all(code in lifted for code in hand) or s != seat and not (
                 table.stock[s] or table.waste[s])
-            kings = sum(_RANK_RED[code][0] == KING for code in (*hand, *sum(piles[s], []))) if s == seat else \
-                sum(_RANK_RED[code][0] == KING for code in sum(piles[s], []))
+            kings = sum(RANK_RED[code][0] == KING for code in (*hand, *sum(piles[s], []))) if s == seat else \
+                sum(RANK_RED[code][0] == KING for code in sum(piles[s], []))
             room = sum(not p or (not down[1 - s][k] and p[0] in lifted) for k, p in enumerate(piles[1 - s]))
             if out and any(piles[s]) and kings <= room and all(
                     not p or (not down[s][k] and p[0] in lifted and spot(p[0], (1 - s,))) for k, p in enumerate(piles[s])):

@@ -22,8 +22,7 @@ on the foundations.
 """
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cards import card_name, parse_card
@@ -103,9 +102,35 @@ def _red(code: int) -> bool:
 
 
 # What building looks at, by code: the card's (rank, red), and the (rank, red) of a card that lies on it.
-_RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]
-_TAKES = [(_rank(code) - 1, not _red(code)) for code in range(2 * 52)]
-_Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
+RANK_RED = [(_rank(code), _red(code)) for code in range(2 * 52)]
+TAKES = [(_rank(code) - 1, not _red(code)) for code in range(2 * 52)]
+Spots = dict[tuple[int, bool], list[tuple[int, int]]]  # (side, pile) pairs by the (rank, red) they take
+
+
+def spots_of(piles: Sequence[Sequence[Sequence[int]]], sides: Sequence[int]) -> Spots:
+    """Where a card or run may go on the tableaus of ``sides`` (``piles[side]``: that side's
+    piles, bottom -> top), by its head card's (rank, red): (side, pile) pairs, each side's in pile
+    order. An empty pile takes a king (or a king-headed run); a pile takes the rank below its top
+    card's in the other colour."""
+    spots: Spots = {}
+    for side in sides:
+        for j, pile in enumerate(piles[side]):
+            if pile:
+                spots.setdefault(TAKES[pile[-1]], []).append((side, j))
+            else:
+                spots.setdefault((KING, False), []).append((side, j))
+                spots.setdefault((KING, True), []).append((side, j))
+    return spots
+
+
+def runs(pile: Sequence[int], down: int) -> Iterator[tuple[int, int]]:
+    """The face-up runs in sequence at the top of ``pile`` (``down`` face-down cards at its
+    bottom) that may move as a block, shortest first: (head card, cards in the run)."""
+    for count in range(1, len(pile) - down + 1):
+        head = pile[-count]
+        if count > 1 and RANK_RED[pile[-count + 1]] != TAKES[head]:  # the card above is out of sequence
+            return  # a longer run contains this broken one
+        yield head, count
 
 
 @dataclass(frozen=True)
@@ -220,20 +245,10 @@ class Table:
 
     # ------------------------------------------------------------------ rules
 
-    def _spots(self, seat: int) -> _Spots:
-        """Where ``seat`` may put a card or run, by its head card's (rank, red): (side, pile) pairs,
-        its own piles then, in the open race, the other's, each side's in pile order. An empty
-        pile takes a king (or a king-headed run); a pile takes the rank below its top card's in
-        the other colour."""
-        spots: _Spots = defaultdict(list)
-        for side in self._sides(seat):
-            for j, pile in enumerate(self.piles[side]):
-                if pile:
-                    spots[_TAKES[pile[-1]]].append((side, j))
-                else:
-                    spots[KING, False].append((side, j))
-                    spots[KING, True].append((side, j))
-        return spots
+    def _spots(self, seat: int) -> Spots:
+        """Where ``seat`` may put a card or run (:func:`spots_of`): its own piles then, in the open
+        and milder races, the other's."""
+        return spots_of(self.piles, self._sides(seat))
 
     def _sides(self, seat: int) -> tuple[int, ...]:
         """The tableaus ``seat`` plays on: its own, and in the open and milder races the other's."""
@@ -261,7 +276,7 @@ class Table:
         self._stock_moves(seat, moves)
         return moves
 
-    def _plays_from(self, seat: int, src_side: int, src: int, spots: _Spots, moves: list[RaceMove]) -> None:
+    def _plays_from(self, seat: int, src_side: int, src: int, spots: Spots, moves: list[RaceMove]) -> None:
         """Append ``seat``'s legal plays from one source (see :meth:`_heads`): each card's
         foundation move, then the piles it may go onto; ``spots`` is :meth:`_spots` of ``seat``."""
         for head, count in self._heads(seat, src_side, src):
@@ -269,7 +284,7 @@ class Table:
                 home = self.home_pile(head)
                 if home is not None:
                     moves.append(RaceMove(seat, PLAY, src_side, src, FOUNDATION, home, 1, head))
-            for side, j in spots.get(_RANK_RED[head], ()):
+            for side, j in spots.get(RANK_RED[head], ()):
                 if (side, j) != (src_side, src):
                     moves.append(RaceMove(seat, PLAY, src_side, src, side, j, count, head))
 
@@ -285,13 +300,7 @@ class Table:
         pile = self.piles[src_side][src]
         if src_side != seat:
             return [(pile[-1], 1)] if pile and self.rules.variant == OPEN else []
-        heads: list[tuple[int, int]] = []
-        for count in range(1, len(pile) - self.face_down[seat][src] + 1):
-            head = pile[-count]
-            if count > 1 and _RANK_RED[pile[-count + 1]] != _TAKES[head]:  # the card above is out of sequence
-                break  # a longer run contains this broken one
-            heads.append((head, count))
-        return heads
+        return list(runs(pile, self.face_down[seat][src]))
 
     def _stock_moves(self, seat: int, moves: list[RaceMove]) -> None:
         if self.stock[seat]:

@@ -10,8 +10,9 @@ plays between piles (and, in the open and milder races, onto and from the other 
 variant lets it), each table once (:meth:`~dsolve.races.table.Table.key`). A move that makes
 progress ends the search with the moves that lead to it, shortest first. Without progress the
 search has seen the seat's whole reachable game (a full cycle of its stock among it) and the
-seat is blocked (:func:`cannot_progress` proves many blocks with no search), unless the search hit its bound of ``max_tables`` tables first: then it cannot
-tell (:data:`UNKNOWN`) and the race must not be declared blocked on it.
+seat is blocked (:func:`cannot_progress` proves many blocks with no search), unless the search
+hit its bound of ``max_tables`` tables first: then it cannot tell (:data:`UNKNOWN`) and the race
+must not be declared blocked on it.
 """
 from __future__ import annotations
 
@@ -173,38 +174,38 @@ def cannot_progress(table: Table, seat: int) -> bool:
                 return False  # (the other's cards are taken one at a time)
         return True
 
-    def emptied(side: int) -> bool:
-        return any(not p or (not down[side][i] and p[0] in lifted) for i, p in enumerate(piles[side]))
+    def uncovered(pile: list[int], i: int) -> bool:
+        """Is (or will) the card at ``pile[i]`` be on top? (A card that lifted carries what lay on
+        it: what it lay on is uncovered once it lifted, not itself.)"""
+        return i + 1 == len(pile) or pile[i + 1] in lifted
+
+    def empties(side: int, k: int) -> bool:
+        """Is (or will) pile ``k`` of ``side`` be empty (its bottom card lifted)?"""
+        pile = piles[side][k]
+        return not pile or (not down[side][k] and pile[0] in lifted)
 
     # The cards that could take a card of each (rank, red) on them: (side, pile, index) of each
-    # face-up card on a side the seat builds on, and the seat's stock and waste cards (as None).
-    holders: dict[tuple[int, bool], list[tuple[int, int, int] | tuple[int, None, None]]] = {}
+    # face-up card on a side the seat builds on; and the seat's stock and waste cards (once played).
+    holders: dict[tuple[int, bool], list[tuple[int, int, int]]] = {}
     for side in spot_sides:
         for k, pile in enumerate(piles[side]):
             for i in range(down[side][k], len(pile)):
                 holders.setdefault(TAKES[pile[i]], []).append((side, k, i))
+    hand_holders: dict[tuple[int, bool], list[int]] = {}
     for code in hand:
-        holders.setdefault(TAKES[code], []).append((code, None, None))
+        hand_holders.setdefault(TAKES[code], []).append(code)
 
     def spot(code: int, sides: tuple[int, ...] = spot_sides) -> bool:
         """Can a spot on one of ``sides``'s tableaus take ``code`` (now or later)?"""
         if RANK_RED[code][0] == KING:
-            return any(emptied(side) for side in sides)
-        for side, k, i in holders.get(RANK_RED[code], ()):
-            if k is None:
-                if side in lifted and seat in sides:  # (a stock or waste card, played)
-                    return True
-                continue
-            if side not in sides:
-                continue
-            pile = piles[side][k]
-            if i + 1 == len(pile) or pile[i + 1] in lifted:  # uncovered (a card that lifted
-                return True  # carries what lay on it: it is a spot again once that lifted)
-        return False
+            return any(empties(side, k) for side in sides for k in range(len(piles[side])))
+        if seat in sides and any(c in lifted for c in hand_holders.get(RANK_RED[code], ())):
+            return True  # (a stock or waste card, played onto the seat's tableau)
+        return any(side in sides and uncovered(piles[side][k], i)
+                   for side, k, i in holders.get(RANK_RED[code], ()))
 
-    takeable = [(seat, k, i) for k, pile in enumerate(piles[seat]) for i in range(down[seat][k], len(pile))]
-    if rules.variant == OPEN:
-        takeable += [(other, k, i) for k, pile in enumerate(piles[other]) for i in range(down[other][k], len(pile))]
+    takeable = [(side, k, i) for side in ((seat, other) if rules.variant == OPEN else (seat,))
+                for k, pile in enumerate(piles[side]) for i in range(down[side][k], len(pile))]
     changed = True
     while changed:
         changed = False
@@ -224,19 +225,21 @@ def cannot_progress(table: Table, seat: int) -> bool:
         return False
     for side, k, i in takeable:
         pile = piles[side][k]
-        if pile[i] in wanted and (i + 1 == len(pile) or pile[i + 1] in lifted):  # uncovered
+        if pile[i] in wanted and uncovered(pile, i):
             return False
         if i == down[side][k] > 0 and pile[i] in lifted:
             return False  # a face-down card turned up
     if rules.variant != LOCKED:
         for s in (seat, other) if rules.variant == OPEN else (seat,):
-            out = s == seat and all(code in lifted for code in hand) or s != seat and not (
-                table.stock[s] or table.waste[s])
-            kings = sum(RANK_RED[code][0] == KING for code in (*hand, *sum(piles[s], []))) if s == seat else \
-                sum(RANK_RED[code][0] == KING for code in sum(piles[s], []))
-            room = sum(not p or (not down[1 - s][k] and p[0] in lifted) for k, p in enumerate(piles[1 - s]))
+            if s == seat:
+                out, cards = all(code in lifted for code in hand), [*hand]
+            else:
+                out, cards = not (table.stock[s] or table.waste[s]), []
+            cards += [code for pile in piles[s] for code in pile]
+            kings = sum(RANK_RED[code][0] == KING for code in cards)
+            room = sum(empties(1 - s, k) for k in range(len(piles[1 - s])))
             if out and any(piles[s]) and kings <= room and all(
-                    not p or (not down[s][k] and p[0] in lifted and spot(p[0], (1 - s,))) for k, p in enumerate(piles[s])):
+                    not p or (empties(s, k) and spot(p[0], (1 - s,))) for k, p in enumerate(piles[s])):
                 return False  # a seat finished: its piles gone to the other tableau (a king to each empty pile)
     return True
 

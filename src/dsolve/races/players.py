@@ -118,7 +118,8 @@ def take_score(view: RaceView, move: RaceMove) -> int:
     down = view.face_down[other][move.src]
     score = 0
     if move.dst_side == FOUNDATION:
-        score += 0 if first else HOME_SCORE
+        if not first:
+            score += HOME_SCORE
     elif (left or not down) and _frees_own(view, left[-1] if left else None):
         score += FREE_SCORE
     if move.dst_side == view.seat:

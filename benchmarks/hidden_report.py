@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -28,12 +27,12 @@ import click
 from dsolve.cli import rules_options
 from dsolve.klondike import api
 from dsolve.klondike.deals import make_deal
-from dsolve.klondike.result import UNWINNABLE
-from dsolve.players.hidden import HiddenOptions, HiddenPlayer
+from dsolve.klondike.result import UNWINNABLE, WINNABLE
+from dsolve.players.hidden import HiddenOptions, seeded_player
 from dsolve.players.view import play_out
 from dsolve.rules import choose_rules
 from dsolve.survey import parse_seeds
-from dsolve.survey.stats import wilson
+from dsolve.survey.stats import quantile, wilson
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -57,29 +56,24 @@ def play_seed(job: tuple) -> dict:
     row = {"seed": seed, "verdict": verdict, "won": False, "cpu_s": 0.0, "solves": 0, "moves": 0}
     if verdict != UNWINNABLE:
         started = time.process_time()
-        player = HiddenPlayer(rules, random.Random(f"hidden:{sampling}:{seed}"), options)
+        player = seeded_player(rules, f"{sampling}:{seed}", options)  # as play_hidden plays it
         play = play_out(deal, rules, player)
         row.update(won=play.won, cpu_s=round(time.process_time() - started, 4), solves=player.solves,
                    moves=len(play.moves))
     return row
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def summary(rows: list[dict], options: HiddenOptions, rules: str) -> dict:
     played = [r for r in rows if r["verdict"] != UNWINNABLE]
     wins = sum(r["won"] for r in rows)
-    winnable = [r for r in rows if r["verdict"] == "winnable"]
+    winnable = [r for r in rows if r["verdict"] == WINNABLE]
     cpu = [r["cpu_s"] for r in played] or [0.0]
     return {
         "rules": rules, "options": dataclasses.asdict(options), "seeds": len(rows),
         "winnable": len(winnable), "wins": wins,
         "win_rate": wins / len(rows), "interval": wilson(wins, len(rows)),
         "win_rate_winnable": sum(r["won"] for r in winnable) / max(1, len(winnable)),
-        "median_cpu_s": statistics.median(cpu), "p99_cpu_s": percentile(cpu, 0.99), "max_cpu_s": max(cpu),
+        "median_cpu_s": statistics.median(cpu), "p99_cpu_s": quantile(cpu, 0.99), "max_cpu_s": max(cpu),
         "mean_cpu_s": statistics.fmean(cpu),
         "solves_per_play": statistics.fmean([r["solves"] for r in played] or [0]),
     }
@@ -101,8 +95,9 @@ def main(seeds: str, option_texts: tuple[str, ...], sampling: int, timeout: floa
     wanted = parse_seeds(seeds)
     done: dict[int, dict] = {}
     if out and os.path.exists(out):
+        asked = set(wanted)
         with open(out) as f:
-            done = {row["seed"]: row for row in map(json.loads, f) if row["seed"] in set(wanted)}
+            done = {row["seed"]: row for row in map(json.loads, f) if row["seed"] in asked}
     todo = [(seed, chosen, options, sampling, timeout) for seed in wanted if seed not in done]
     sink = open(out, "a") if out else None
     with ProcessPoolExecutor(jobs) as pool:

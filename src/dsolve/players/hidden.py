@@ -380,5 +380,9 @@ class HiddenPlayer:
 def play_hidden(deal: Deal, rules: Rules, seed: int | str = 0, options: HiddenOptions = HiddenOptions(),
                 max_moves: int = DEFAULT_MAX_MOVES) -> Play:
     """One hidden-information play of ``deal``; the same ``seed`` (and options) gives the same game."""
-    player = HiddenPlayer(rules, random.Random(f"hidden:{seed}"), options)
-    return play_out(deal, rules, player, max_moves)
+    return play_out(deal, rules, seeded_player(rules, seed, options), max_moves)
+
+
+def seeded_player(rules: Rules, seed: int | str = 0, options: HiddenOptions = HiddenOptions()) -> HiddenPlayer:
+    """The player :func:`play_hidden` plays with for ``seed`` (its worlds dealt from that seed)."""
+    return HiddenPlayer(rules, random.Random(f"hidden:{seed}"), options)

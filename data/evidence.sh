@@ -11,6 +11,8 @@
 # Lane E: double-solitaire races again under the rules pages' ends (a seat emptied by the other's
 #   move wins, blocked only when no seat can progress) with the open-race players: 2,000 random pairs
 #   of careless players per variant (locked draw 3, open draw 1, milder draw 1), then the pair pick.
+# Lane H: the hidden-information player's strength at its defaults, one play of each of seeds
+#   1..10000 under standard (draw 3), then race (draw 1) (benchmarks/hidden_report.py, resumable).
 # Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
 # one; LANES: which lanes, default AB). Run from a checkout with the core built: nohup setsid bash data/evidence.sh &
 cd "${EVIDENCE_DIR:-$(dirname "$0")/..}"
@@ -51,13 +53,20 @@ laneD() {
     $D crapette survey --seeds 1-10000 --players $1 --rules waste_playable=$2 --out data/surveys/crapette-$3 --jobs 1 >> /tmp/evidence-crapette.log 2>&1
   done
 }
+laneH() {
+  mkdir -p data/players
+  for p in standard race; do
+    nice python3 benchmarks/hidden_report.py --seeds 1-10000 --preset $p --out data/players/hidden-$p-1e4.jsonl --json > data/players/hidden-$p-1e4.report.json 2>> /tmp/evidence-hidden.log
+  done
+}
 laneE() {
   for v in "locked 3" "open 1" "milder 1"; do set -- $v
     $D race survey --pairs 1-2000 --variant $1 --draw $2 --players careless --plays 20 --out data/surveys/races-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
   done
   # the seeds' grades do not depend on the race rules: start from a copy of the ones made before
+  # (with the player --fast keeps)
   [ -d data/picks/pairs-locked3-ends.csv.grades ] || cp -r data/picks/pairs-locked3.csv.grades data/picks/pairs-locked3-ends.csv.grades
-  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --out data/picks/pairs-locked3-ends.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
+  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --fast --out data/picks/pairs-locked3-ends.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
 }
 lanes=${LANES:-AB} pids=()
 [[ $lanes == *A* ]] && { laneA & pids+=($!); }
@@ -65,4 +74,5 @@ lanes=${LANES:-AB} pids=()
 [[ $lanes == *C* ]] && { laneC & pids+=($!); }
 [[ $lanes == *D* ]] && { laneD & pids+=($!); }
 [[ $lanes == *E* ]] && { laneE & pids+=($!); }
+[[ $lanes == *H* ]] && { laneH & pids+=($!); }
 wait "${pids[@]}"          # then the EXIT trap stops the periodic commits and commits the rest

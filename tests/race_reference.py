@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from dsolve.players.hidden import HiddenOptions
+from dsolve.players.hidden import FAST, HiddenOptions
 from dsolve.races.race import RaceRecord, RaceSetup, play_races
 from dsolve.races.table import RaceRules
 from dsolve.races.timing import Clock
@@ -27,18 +27,20 @@ RECORDS = Path(__file__).parent / "data" / "race-records.jsonl.gz"
 # pair, the turns mode, a pass limit, uneven think times, another sampling seed.
 CASES: dict[str, tuple[tuple[int, int], RaceSetup, int]] = {
     "locked3-careless": ((1, 2), RaceSetup(RaceRules("locked", 3), players=("careless", "careless")), 20),
-    "locked3-hidden-careless": ((3, 4), RaceSetup(RaceRules("locked", 3), players=("hidden", "careless")), 8),
-    "locked3-hidden": ((1, 2), RaceSetup(RaceRules("locked", 3), players=("hidden", "hidden")), 8),
+    "locked3-hidden-careless": ((3, 4), RaceSetup(RaceRules("locked", 3), players=("hidden", "careless"),
+                                                  hidden=FAST), 8),
+    "locked3-hidden": ((1, 2), RaceSetup(RaceRules("locked", 3), players=("hidden", "hidden"), hidden=FAST), 8),
     "locked3-random": ((5, 6), RaceSetup(RaceRules("locked", 3), players=("random", "random")), 4),
     "open1-careless": ((1, 2), RaceSetup(RaceRules("open", 1), players=("careless", "careless")), 20),
-    "open1-hidden-careless": ((7, 8), RaceSetup(RaceRules("open", 1), players=("careless", "hidden")), 8),
-    "open1-hidden": ((1, 2), RaceSetup(RaceRules("open", 1), players=("hidden", "hidden")), 8),
+    "open1-hidden-careless": ((7, 8), RaceSetup(RaceRules("open", 1), players=("careless", "hidden"),
+                                                hidden=FAST), 8),
+    "open1-hidden": ((1, 2), RaceSetup(RaceRules("open", 1), players=("hidden", "hidden"), hidden=FAST), 8),
     "open1-random": ((9, 10), RaceSetup(RaceRules("open", 1), players=("random", "random")), 4),
     "open3-passes3-careless": ((11, 12), RaceSetup(RaceRules("open", 3, 3), players=("careless", "careless"),
                                                    sampling_seed=7), 20),
     "locked1-turns-careless": ((13, 14), RaceSetup(RaceRules("locked", 1), "turns", ("careless", "careless")), 20),
     "open3-turns-hidden": ((15, 16), RaceSetup(RaceRules("open", 3), "turns", ("hidden", "careless"),
-                                               hidden=HiddenOptions(samples=4)), 6),
+                                               hidden=HiddenOptions(samples=4, max_nodes=FAST.max_nodes)), 6),
     "open1-think-careless": ((17, 18), RaceSetup(RaceRules("open", 1), players=("careless", "careless"),
                                                  clock=Clock((0.5, 2.0))), 20),
 }

@@ -137,3 +137,13 @@ def test_pick_bad_input(tmp_path):
         failed = dsolve(*PICK, *bad, cwd=tmp_path)
         assert failed.returncode == 2 and failed.stderr.startswith("dsolve: error:"), failed.stderr
         assert len(failed.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args, samples, nodes", [
+    ([], None, None), (["--fast"], 8, 2000), (["--fast", "--samples", "3"], 3, 2000),
+    (["--sample-nodes", "500", "--fast"], 8, 500)])
+def test_fast_sets_the_sample_options_left_unset(args, samples, nodes):
+    from dsolve.cli import grade
+
+    ctx = grade.make_context("grade", ["5", *args])
+    assert (ctx.params["samples"], ctx.params["sample_nodes"]) == (samples, nodes)

@@ -12,7 +12,7 @@ from dsolve.klondike.moves import (REDEAL, TABLEAU_TO_FOUNDATION, TABLEAU_TO_TAB
                           WASTE_TO_TABLEAU, Move)
 from dsolve.players.careless import CarelessPlayer, play_careless
 from dsolve.players.hidden import (HiddenOptions, HiddenPlayer, actions, committing, layout_key, play_hidden,
-                                   safe_home, shuffles, walk_to, walks)
+                                   safe_home, same_up_to_order, shuffles, walk_to, walks)
 from dsolve.players.view import Seat, SeatView
 from dsolve.klondike.referee import Game, replay
 from dsolve.rules import preset
@@ -191,6 +191,21 @@ def test_shuffles_are_not_actions():
     whole_king = Move(TABLEAU_TO_TABLEAU, src=1, dst=0, count=2, card=51)
     assert shuffles(view, whole_king)
     assert not shuffles(view, Move(TABLEAU_TO_TABLEAU, src=1, dst=0, count=1, card=46))
+
+
+def test_actions_leading_to_the_same_position_up_to_pile_order_are_one_choice():
+    piles = ((), (9, 51), (10,), (), (20,), (30,), (40,))
+    stock = tuple(c for c in range(52) if c not in {9, 51, 10, 20, 30, 40})
+    game = Game(Deal(piles, stock, make_deal("solvitaire", 2).shape, (0, 1, 0, 0, 0, 0, 0)), RACE)
+
+    def key(move):
+        after = game.copy()
+        after.apply(move)
+        return same_up_to_order(layout_key(after, walk=False))
+
+    into_first, into_fourth = (Move(TABLEAU_TO_TABLEAU, src=1, dst=d, count=1, card=51) for d in (0, 3))
+    assert key(into_first) == key(into_fourth)
+    assert key(into_first) != same_up_to_order(layout_key(game, walk=False))
 
 
 def open_deal(seed: int) -> Deal:

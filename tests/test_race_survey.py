@@ -14,6 +14,7 @@ from conftest import fails, ok
 from test_survey import kill_and_resume
 
 from dsolve.errors import InputError
+from dsolve.players.hidden import HiddenOptions
 from dsolve.pick import read_pairs, write_rows
 from dsolve.races.race import RaceSetup, race_pair, setup_from_options
 from dsolve.races.rows import SCHEMA, open_races, setting_text, setup_of, survey
@@ -68,7 +69,8 @@ def test_the_setting_and_params_give_back_the_setup():
     counting = setup_from_options("MILDER", "race", 3, None, "careless", win="Count")
     assert setting_text(counting, 2) == "milder,draw=3,passes=unlimited,win=count mode=race players=careless,careless plays=2"
     assert setup_of(setting_text(counting, 2), {"think": "1.0,1.0"}) == (counting, 2)
-    params = {"think": "0.5,2.0", "samples": 8, "sample_nodes": 2000, "sampling_seed": 7}
+    params = {"think": "0.5,2.0", "samples": HiddenOptions().samples, "sample_nodes": HiddenOptions().max_nodes,
+              "sampling_seed": 7}
     assert setup_of(text, params) == (setup, 12)
     assert setup_of(text.replace(",win=first", ""), params) == (setup, 12)  # recorded before the win line
     for bad in ("open,draw=1 mode=turns players=hidden plays=12", text.replace(",win=first", ",win=most"),
@@ -89,8 +91,10 @@ def test_listed_pairs_of_a_pick_file_are_raced_as_listed(tmp_path):
     setup = setup_from_options(players="careless", sampling_seed=3)
     assert without_effort(load(out)[1].to_pylist()) == [
         reported(k, seeds, setup, 2) for k, seeds in enumerate([(17, 4), (9, 9), (30, 12)], 1)]
-    assert open_races(out).manifest.params == (("pairs", "17:4 9:9 30:12"), ("sample_nodes", 2000),
-                                                ("samples", 8), ("sampling_seed", 3), ("think", "1.0,1.0"))
+    defaults = HiddenOptions()
+    assert open_races(out).manifest.params == (("pairs", "17:4 9:9 30:12"), ("sample_nodes", defaults.max_nodes),
+                                                ("samples", defaults.samples), ("sampling_seed", 3),
+                                                ("think", "1.0,1.0"))
     same = load(out)[1].to_pylist()[1]
     assert same["wins_a"] == same["wins_b"] and same["imbalance"] == 0.0  # a seed against itself
 

@@ -75,8 +75,8 @@ class HiddenOptions:
     ``confirm``: the worlds a committing move that loses none must be checked in before it is
     played (None: twice ``samples``; ``samples`` or fewer: no check)."""
 
-    samples: int = 8
-    max_nodes: int = 2000
+    samples: int = 16
+    max_nodes: int = 10_000
     memory_mb: float = 4.0
     peek: bool = True
     confirm: int | None = None
@@ -85,6 +85,9 @@ class HiddenOptions:
     def confirm_worlds(self) -> int:
         """The worlds a unanimous commitment is checked in (see ``confirm``)."""
         return 2 * self.samples if self.confirm is None else self.confirm
+
+
+FAST = HiddenOptions(samples=8, max_nodes=2000)  # about a quarter of the defaults' CPU, weaker
 
 
 class _World:
@@ -176,6 +179,14 @@ def layout_key(game: Game, walk: bool) -> tuple:
              else (tuple(game.waste), len(game.stock), game.passes_used))
     return (tuple(tuple(p[d:]) for p, d in zip(game.piles, game.face_down)), tuple(game.face_down),
             tuple(game.foundations.values()), *talon)
+
+
+def same_up_to_order(key: tuple) -> tuple:
+    """A :func:`layout_key` with the piles in a fixed order. No rule looks at a pile's place, and the
+    cards hidden under two piles that look alike are alike to a player: actions whose positions
+    differ only so (a king into one space or another) are the same choice."""
+    piles, face_down, *rest = key
+    return (tuple(sorted(zip(piles, face_down))), *rest)
 
 
 def shuffles(view: SeatView, move: Move) -> bool:
@@ -272,8 +283,12 @@ class HiddenPlayer:
         won = self._won(view, here)
         if not won:
             return self._fallback.choose(view)
+        choices: dict[tuple, Move] = {}  # one committing action per position it leads to
+        for action in options:
+            if committing(view, action):
+                choices.setdefault(same_up_to_order(layout_key(self._led_to(here, action), walk)), action)
+        commits = list(choices.values())
         votes = Counter(world.first for world in won)
-        commits = [a for a in options if committing(view, a)]
         best, losses = self._best_commit(view, here, commits, won, votes)
         if best is not None and losses == 0 and len(self._worlds) < self._options.confirm_worlds:
             self._deal(view, self._options.confirm_worlds - len(self._worlds))
@@ -348,9 +363,14 @@ class HiddenPlayer:
 
     def _met_after(self, here: Game, action: Move, walk: bool) -> bool:
         """Whether ``action`` leads from ``here`` to a position met since the worlds were dealt."""
+        return layout_key(self._led_to(here, action), walk) in self._met
+
+    @staticmethod
+    def _led_to(here: Game, action: Move) -> Game:
+        """The game ``action`` leads to from ``here`` (its hidden places as ``here`` fills them)."""
         game = here.copy()
         walk_to(game, action)
-        return layout_key(game, walk) in self._met
+        return game
 
     def _plan(self, deal: Deal, scale: int = 1) -> api.Plan:
         self.solves += 1

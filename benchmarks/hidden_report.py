@@ -11,7 +11,9 @@ counts as a lost play and is not played; every other deal is played once by
 win rate over all seeds and over the winnable ones (95 % Wilson intervals), the CPU seconds of a
 play (median, 99th percentile, maximum; CPU time, which other work on the machine does not
 inflate) and the core's solves per play. ``--out`` keeps one JSON line per seed and is resumed:
-seeds already in it are not played again, so a long run can be stopped and started.
+seeds already in it are not played again, so a long run can be stopped and started; the rules,
+options and sampling seed it was made with are kept beside it (``FILE.settings.json``) and a
+resume with others is refused.
 """
 from __future__ import annotations
 
@@ -79,6 +81,19 @@ def summary(rows: list[dict], options: HiddenOptions, rules: str) -> dict:
     }
 
 
+def check_settings(out: str, settings: dict) -> None:
+    """Record ``settings`` beside ``out``, or refuse (exit 2) if it was made with others."""
+    path = out + ".settings.json"
+    if os.path.exists(path):
+        with open(path) as f:
+            kept = json.load(f)
+        if kept != json.loads(json.dumps(settings)):
+            raise click.UsageError(f"{out} was made with other settings ({path}): {kept}")
+    else:
+        with open(path, "w") as f:
+            json.dump(settings, f, indent=1)
+
+
 @click.command()
 @click.option("--seeds", default="1-200", show_default=True)
 @rules_options
@@ -94,6 +109,9 @@ def main(seeds: str, option_texts: tuple[str, ...], sampling: int, timeout: floa
     options = dataclasses.replace(HiddenOptions(), **dict(parse_option(t) for t in option_texts))
     wanted = parse_seeds(seeds)
     done: dict[int, dict] = {}
+    if out:
+        check_settings(out, {"rules": str(chosen), "options": dataclasses.asdict(options),
+                             "sampling": sampling, "timeout": timeout})
     if out and os.path.exists(out):
         asked = set(wanted)
         with open(out) as f:

@@ -10,7 +10,8 @@
 #   against themselves (the first player's edge and stalemates), waste playable (the default) and not.
 # Lane E: double-solitaire races again under the rules pages' ends (a seat emptied by the other's
 #   move wins, blocked only when no seat can progress) with the open-race players: 2,000 random pairs
-#   of careless players per variant (locked draw 3, open draw 1, milder draw 1), then the pair pick.
+#   of careless players per variant (locked draw 3, open draw 1, milder draw 1), then the pair pick
+#   (all recorded with --fast, the hidden-player settings they were begun with).
 # Lane H: the hidden-information player's strength at its defaults, one play of each of seeds
 #   1..10000 under standard (draw 3), then race (draw 1) (benchmarks/hidden_report.py, resumable).
 # Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
@@ -56,12 +57,13 @@ laneD() {
 laneH() {
   mkdir -p data/players
   for p in standard race; do
-    nice python3 benchmarks/hidden_report.py --seeds 1-10000 --preset $p --out data/players/hidden-$p-1e4.jsonl --json > data/players/hidden-$p-1e4.report.json 2>> /tmp/evidence-hidden.log
+    R=data/players/hidden-$p-1e4
+    nice python3 benchmarks/hidden_report.py --seeds 1-10000 --preset $p --out $R.jsonl --json > /tmp/hidden-$p.report.json 2>> /tmp/evidence-hidden.log && mv /tmp/hidden-$p.report.json $R.report.json
   done
 }
 laneE() {
   for v in "locked 3" "open 1" "milder 1"; do set -- $v
-    $D race survey --pairs 1-2000 --variant $1 --draw $2 --players careless --plays 20 --out data/surveys/races-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
+    $D race survey --pairs 1-2000 --variant $1 --draw $2 --players careless --plays 20 --fast --out data/surveys/races-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
   done
   # the seeds' grades do not depend on the race rules: start from a copy of the ones made before
   # (with the player --fast keeps)

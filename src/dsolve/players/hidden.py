@@ -17,7 +17,8 @@ The decision, with ``won`` the worlds the core wins from here:
 
 1. a safe card goes home at once (Blake & Gent, Theorem 1: it never turns a win into a loss in
    any world), fetched from the talon under draw 1; a lone legal move is played;
-2. every *committing* action (:func:`committing`: one that cannot simply be taken back) is scored;
+2. every *committing* action (:func:`committing`: one that cannot simply be taken back) is scored,
+   once for all actions that lead to the same position up to the piles' order (:func:`same_up_to_order`);
    the least losses wins, ties going to a card sent home, then to a reveal (it shows a card), then
    to the move most worlds' winning lines begin with. Scores are computed with early stops: a
    move is dropped as soon as it has lost as many worlds as the best so far;

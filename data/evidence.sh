@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Background evidence runs (resumable: rerun this script to resume; each command resumes its survey).
-# Lane A: race-table grades of seeds 1..10000 under race, then standard.
+# Lane A: race-table grades of seeds 1..10000 under race, then standard (recorded with the player
+#   --fast now keeps).
+# Lane G: the same grades again with the hidden player's defaults (16 worlds of 10,000 positions):
+#   race and standard side by side, one core each.
 # Lane B: double-solitaire race surveys of 2,000 random pairs with careless players
 #   (locked draw 3, open draw 1: what the issue asks; locked draw 1 on the first 1,000 pairs to set
 #   open against locked at the same draw), then pairs picked from seeds 1..2000 (a 20-race check, then 60),
@@ -24,23 +27,29 @@ trap 'kill $LOOP; commit "stopped"' EXIT TERM
 D="nice python3 -m dsolve"
 laneA() {
   for p in race standard; do
-    $D pick --seeds 1-10000 --preset $p --out data/picks/$p-1e4.parquet --jobs 1 >> /tmp/evidence-$p.log 2>&1
+    $D pick --seeds 1-10000 --preset $p --fast --out data/picks/$p-1e4.parquet --jobs 1 >> /tmp/evidence-$p.log 2>&1
   done
+}
+laneG() {
+  for p in race standard; do
+    $D pick --seeds 1-10000 --preset $p --out data/picks/$p-1e4-default.parquet --jobs 1 >> /tmp/evidence-$p-default.log 2>&1 &
+  done
+  wait
 }
 laneB() {
   for v in "locked 3 2000" "open 1 2000" "locked 1 1000"; do set -- $v
-    $D race survey --pairs 1-$3 --variant $1 --draw $2 --players careless --plays 20 --out data/surveys/race-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
+    $D race survey --pairs 1-$3 --variant $1 --draw $2 --players careless --plays 20 --fast --out data/surveys/race-$1$2-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
   done
-  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 20 --out data/picks/pairs-locked3.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
+  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 20 --fast --out data/picks/pairs-locked3.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
   $D race survey --pairs-file data/picks/pairs-locked3.csv --sampling-seed 1 --variant locked --draw 3 --players careless --plays 20 --out data/surveys/race-picked-locked3-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
   # the same pairs with a stricter race check (60 races a pair), from a copy of the same grades
   [ -d data/picks/pairs-locked3-60.csv.grades ] || cp -r data/picks/pairs-locked3.csv.grades data/picks/pairs-locked3-60.csv.grades
-  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --out data/picks/pairs-locked3-60.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
+  $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --fast --out data/picks/pairs-locked3-60.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
   rm -r data/picks/pairs-locked3-60.csv.grades   # the copy (rerunning the lane copies it again)
   $D race survey --pairs-file data/picks/pairs-locked3-60.csv --sampling-seed 1 --variant locked --draw 3 --players careless --plays 20 --out data/surveys/race-picked60-locked3-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
   # do careful players see the decks as the careless ones do? pairs 1..100, 10 races each, both players
   for p in hidden careless; do
-    $D race survey --pairs 1-100 --variant locked --draw 3 --players $p --plays 10 --out data/surveys/race-locked3-$p-10 --jobs 1 >> /tmp/evidence-races.log 2>&1
+    $D race survey --pairs 1-100 --variant locked --draw 3 --players $p --plays 10 --fast --out data/surveys/race-locked3-$p-10 --jobs 1 >> /tmp/evidence-races.log 2>&1
   done
 }
 laneC() {
@@ -76,5 +85,6 @@ lanes=${LANES:-AB} pids=()
 [[ $lanes == *C* ]] && { laneC & pids+=($!); }
 [[ $lanes == *D* ]] && { laneD & pids+=($!); }
 [[ $lanes == *E* ]] && { laneE & pids+=($!); }
+[[ $lanes == *G* ]] && { laneG & pids+=($!); }
 [[ $lanes == *H* ]] && { laneH & pids+=($!); }
 wait "${pids[@]}"          # then the EXIT trap stops the periodic commits and commits the rest

@@ -493,16 +493,26 @@ def run_options(command: F) -> F:
     return command
 
 
+_SOLVE_EACH = click.option(
+    "--solve-each", is_flag=True,
+    help="solve every rule set of a seed on its own, to time them (by default a verdict that follows "
+         "from another rule set's is taken from it: a loss under looser rules, a win under stricter ones)")
+
+
 def survey_from_options(out: str, seeds: str | None, convention: str | None, jobs: int | None,
                         scheduler: str | None, timeout: float | str | None, memory: int | None,
-                        max_nodes: int | None, chunk_size: int | None, **rules: Any) -> SurveyRun:
-    """Run the survey chosen by :func:`run_options` into ``out``, with a progress bar."""
+                        max_nodes: int | None, chunk_size: int | None, solve_each: bool,
+                        **rules: Any) -> SurveyRun:
+    """Run the survey chosen by :func:`run_options` and ``--solve-each`` into ``out``, with a
+    progress bar."""
+    from .klondike.rows import SOLVE_EACH
     from .survey import parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
 
     if seeds is None:
         raise InputError("--seeds is required to solve a survey")
     run = run_survey(out, parse_seeds(seeds), choose_rule_sets(**rules), convention or DEFAULT_CONVENTION,
-                     survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
+                     survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True,
+                     params={SOLVE_EACH: True} if solve_each else None)
     _show_set_aside(run, "solved")
     return run
 
@@ -545,6 +555,7 @@ def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
 
 @main.command()
 @run_options
+@_SOLVE_EACH
 @click.option("--out", required=True, metavar="DIR", help="survey directory: created, resumed or extended")
 @click.option("--retry-unknown", is_flag=True,
               help="solve the survey's unknown rows again under --timeout, --memory, --max-nodes")
@@ -653,6 +664,7 @@ def stats(directory: str, as_json: bool, slowest: int) -> None:
 @main.command()
 @click.argument("directory", metavar="[DIR]", required=False)
 @run_options
+@_SOLVE_EACH
 @click.option("--out", metavar="DIR", help="with --seeds: keep the survey in DIR (default: discard it)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def compare(directory: str | None, out: str | None, as_json: bool, **options: Any) -> None:
@@ -662,7 +674,7 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
     from .survey.stats import survey_report
 
     if directory is not None:
-        values = {**options, "out": out}
+        values = {**options, "out": out, "solve_each": options["solve_each"] or None}  # a flag: given if set
         given = _given(values, values)
         if given:
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")

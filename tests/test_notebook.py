@@ -228,11 +228,20 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
                 listed=[(5, 9)], jobs=1)  # pairs picked with another race check: the same setting
     race_survey(tmp_path / "hidden", range(1, 4), RaceSetup(RaceRules("locked", 3), players=("hidden", "hidden"),
                                                              hidden=HiddenOptions(samples=2, max_nodes=200)), 2, jobs=1)
-    names = ("locked3", "open1", "locked1", "picked", "picked60", "hidden")
-    monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
+    # the setting of a repository survey made before the progress check, raced to the rules' ends
+    race_survey(tmp_path / "locked3-20", range(1, 3), RaceSetup(RaceRules("locked", 3), players=careless), 20, jobs=1)
+    names = ("locked3", "open1", "locked1", "picked", "picked60", "hidden", "locked3-20")
+    before = REPOSITORY_SURVEYS / "race-locked3-careless"
+    monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join([*(str(tmp_path / n) for n in names), str(before)]))
     text, figures = execute(monkeypatch, RACES_NOTEBOOK)
-    for name in names:
-        assert format_summary(summarize_races(open_races(tmp_path / name).rows.to_pylist())) in text
+    for directory in [*(tmp_path / n for n in names), before]:
+        assert format_summary(summarize_races(open_races(directory).rows.to_pylist())) in text
+    setting = "locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=20"
+    assert f"{setting} (random pairs; ended at a repeated table): uneven " in text
+    assert f"{setting}: 2 pairs raced both ways\n  {'ended at a repeated table':<26}  2000 pairs: |imbalance| " in text
+    after = "by the rules' ends"
+    assert f"\n  {after:<26}     2 pairs: |imbalance| " in text
+    assert "1 setting(s) raced both ways" in text
     assert "plays=2 (picked pairs: picked): uneven " in text and "plays=2 (random pairs): uneven " in text
     assert "draw=1,passes=unlimited,win=first mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
     assert "1 open survey(s) compared" in text

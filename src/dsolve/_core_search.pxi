@@ -464,8 +464,8 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
     moves proves nothing. It is the rule that finds these wins fast (a search without it churns
     cards home and back), so T's first search, in the generator's order, comes first, and T gets
     as many positions as the others (TRUSTING_SHARE; with king spaces, where the complete searches
-    bog down in the first round, seed 23 at draw 3 is won in 10.7 million positions in all, against
-    260 million with T's usual share). Once one runs out of moves they all would (each searches the
+    bog down in the first round, seed 23 at draw 3 was won in 10.7 million positions in all, against
+    260 million with T's usual share, before the greedy searches below). Once one runs out of moves they all would (each searches the
     same positions whole, in its own order): then T runs no more.
 
     Greedy searches: the first trusting search, in the generator's order, and every other random

@@ -20,13 +20,13 @@ import dsolve
 from dsolve.klondike import api
 from dsolve.crapette.rows import options_of, summarize_survey, survey
 from dsolve.crapette.rules import Options
-from dsolve.players.grade import grading_options
+from dsolve.players.grade import DIFFICULTIES, grading_options
 from dsolve.players.hidden import HiddenOptions
 from dsolve.races.race import RaceSetup
 from dsolve.races.table import RaceRules
 from dsolve.races.rows import open_races, survey as race_survey
 from dsolve.races.stats import format_summary, summarize as summarize_races
-from dsolve.players.grade_stats import grades_of, summarize_grades
+from dsolve.players.grade_stats import class_moves, grades_of, summarize_grades
 from dsolve.rules import Rules, preset
 from dsolve.survey import load, run_survey
 from dsolve.survey.stats import summarize
@@ -183,6 +183,12 @@ def test_race_notebook_runs_on_the_repository_grades(monkeypatch):
     assert directories
     for directory in directories:
         race_lines(text, directory, f"../data/picks/{directory.name}")
+    fast, default = REPOSITORY_GRADES / "standard-1e4.parquet.grades", REPOSITORY_GRADES / "standard-1e4-default.parquet.grades"
+    rules = str(preset("standard"))
+    moved = class_moves(grades_of(fast)[rules], grades_of(default)[rules])
+    assert (f"{rules}: {moved['deals']} deals graded by {fast.name} and by {default.name}\n" in text
+            and f"\n  {'lottery':<11}" + "".join(f"{moved['moves']['lottery'][b]:>11}" for b in DIFFICULTIES) in text)
+    assert "2 rule set(s) graded twice" in text
     assert len(figures) == 2
 
 
@@ -194,6 +200,7 @@ def test_race_notebook_runs_on_the_grades_it_is_given(tmp_path, monkeypatch):
     text, figures = execute(monkeypatch, RACE_NOTEBOOK)
     race_lines(text, tmp_path / "g", str(tmp_path / "g"))
     assert "(the published band is for draw 3)" in text and re.search(r"published 35-45 % band\)", text)
+    assert "0 rule set(s) graded twice" in text
     assert len(figures) == 2
 
 

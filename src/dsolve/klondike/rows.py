@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import groupby
 from operator import itemgetter
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -106,6 +107,21 @@ def solve_limits(task: Task) -> dict[str, float | None]:
             "memory_mb": task.limits.memory_mb or api.default_memory_mb(worker_count())}
 
 
+class Decided(NamedTuple):
+    """A verdict one of a seed's rule sets got by search, for its other rule sets to share."""
+    rules: Rules
+    text: str
+    verdict: str
+    length: int
+
+
+def follows_from(rules: Rules, decided: Sequence[Decided]) -> Decided | None:
+    """The first of ``decided`` that settles ``rules``: a win under rules that these relax, or a
+    loss under rules that relax these (:meth:`Rules.relaxes`); None if none does."""
+    return next((d for d in decided if (d.verdict == WINNABLE and rules.relaxes(d.rules))
+                 or (d.verdict == UNWINNABLE and d.rules.relaxes(rules))), None)
+
+
 def solve_chunk(task: Task) -> pa.Table:
     """Solve a chunk's rows (every seed under every rule set, seed-major, unless ``task.rows``),
     a seed's rule sets sharing verdicts unless ``task.params`` sets :data:`SOLVE_EACH` (see the
@@ -116,21 +132,21 @@ def solve_chunk(task: Task) -> pa.Table:
     share = not dict(task.params).get(SOLVE_EACH, False)
     columns: dict[str, list] = {name: [] for name in SOLVE_SCHEMA.names}
     for seed, items in each_seed(task):
-        rows: dict[str, tuple] = {}
-        decided: list[tuple[Rules, str, str, int]] = []   # (rules, text, verdict, length)
+        rows: dict[str, tuple[tuple, str | None]] = {}   # rules text: add_row's fields, implied_by
+        decided: list[Decided] = []
         for text, rules, deal in loosest_first(items) if share else items:
-            source = next((d for d in decided if (d[2] == WINNABLE and rules.relaxes(d[0]))
-                           or (d[2] == UNWINNABLE and d[0].relaxes(rules))), None)
+            source = follows_from(rules, decided)
             if source is not None:
-                rows[text] = (source[2], source[3], 0, 0.0, None, source[1])
+                rows[text] = (source.verdict, source.length, 0, 0.0, None), source.text
                 continue
             result = api.solve(deal, rules, **limits)
-            rows[text] = (result.verdict, len(result.moves), result.nodes, result.seconds, result.limit, None)
+            rows[text] = (result.verdict, len(result.moves), result.nodes, result.seconds, result.limit), None
             if share and result.verdict != UNKNOWN:
-                decided.append((rules, text, result.verdict, len(result.moves)))
+                decided.append(Decided(rules, text, result.verdict, len(result.moves)))
         for text, _, _ in items:
-            add_row(columns, seed, text, *rows[text][:5])
-            columns["implied_by"].append(rows[text][5])
+            fields, implied_by = rows[text]
+            add_row(columns, seed, text, *fields)
+            columns["implied_by"].append(implied_by)
     return pa.Table.from_pydict(columns, schema=SOLVE_SCHEMA)
 
 

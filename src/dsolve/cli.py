@@ -590,7 +590,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 @hidden_options
 @click.option("--out", required=True, metavar="FILE",
               help="the picked seeds with their grades: FILE.csv or FILE.parquet (the grades are kept, "
-                   "resumably, in FILE.grades/)")
+                   "resumably, in FILE.grades/, the races of --pairs in FILE.races/)")
 @click.option("--count", type=click.IntRange(min=1), metavar="N", help="list at most N seeds (the lowest)")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), help="only seeds of this band")
 @click.option("--min-hidden-win-rate", type=click.FloatRange(0, 1), default=0.0, metavar="X",
@@ -612,7 +612,7 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
 
     Every listed seed is proven winnable. Rerunning the same command resumes the grading and
     writes the same FILE."""
-    from .pick import pick as pick_seeds
+    from .pick import pick as pick_seeds, races_of
     from .players.grade import grading_options
     from .survey import parse_seeds
 
@@ -630,7 +630,7 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
                                     hidden=_hidden_from_options(samples, sample_nodes),
                                     sampling_seed=sampling_seed)
-    with _resumable(f"the grades so far are kept in {out}.grades"):
+    with _resumable(f"the grades so far are kept in {out}.grades" + (f", the pairs raced in {out}.races" if pairs else "")):
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),
@@ -645,7 +645,8 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         if done.unpaired is not None:
             paired += f"; seed {done.unpaired} left without a pair"
     click.echo(f"{len(done.rows)} seeds written to {done.out}{paired}: {done.qualified} of {done.graded} "
-               f"graded qualify, {done.winnable} proven winnable (grades in {done.store})")
+               f"graded qualify, {done.winnable} proven winnable (grades in {done.store}"
+               f"{f', races in {races_of(done.out)}' if pairs else ''})")
 
 
 @main.command()

@@ -13,8 +13,9 @@
 #   against themselves (the first player's edge and stalemates), waste playable (the default) and not.
 # Lane E: double-solitaire races again under the rules pages' ends (a seat emptied by the other's
 #   move wins, blocked only when no seat can progress) with the open-race players: 2,000 random pairs
-#   of careless players per variant (locked draw 3, open draw 1, milder draw 1), then the pair pick
-#   (all recorded with --fast, the hidden-player settings they were begun with).
+#   of careless players per variant (locked draw 3, open draw 1, milder draw 1), then the pair pick,
+#   the picked pairs raced afresh and locked draw 1 over the first 1,000 pairs (all recorded with
+#   --fast, the hidden-player settings they were begun with).
 # Lane H: the hidden-information player's strength at its defaults, one play of each of seeds
 #   1..10000 under standard (draw 3), then race (draw 1) (benchmarks/hidden_report.py, resumable).
 # Commits data/ on the checkout's branch every 10 minutes (EVIDENCE_DIR: which checkout, default this
@@ -78,6 +79,9 @@ laneE() {
   # (with the player --fast keeps)
   [ -d data/picks/pairs-locked3-ends.csv.grades ] || cp -r data/picks/pairs-locked3.csv.grades data/picks/pairs-locked3-ends.csv.grades
   $D pick --seeds 1-2000 --preset simultaneous-fr --pairs --pair-players careless --pair-races 60 --fast --out data/picks/pairs-locked3-ends.csv --jobs 1 >> /tmp/evidence-races.log 2>&1
+  # the picked pairs raced afresh (another sampling seed), and locked draw 1 to set the open race against
+  $D race survey --pairs-file data/picks/pairs-locked3-ends.csv --sampling-seed 1 --variant locked --draw 3 --players careless --plays 20 --fast --out data/surveys/races-picked60-locked3-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
+  $D race survey --pairs 1-1000 --variant locked --draw 1 --players careless --plays 20 --fast --out data/surveys/races-locked1-careless --jobs 1 >> /tmp/evidence-races.log 2>&1
 }
 lanes=${LANES:-AB} pids=()
 [[ $lanes == *A* ]] && { laneA & pids+=($!); }

@@ -4,7 +4,7 @@ import pytest
 from dsolve.errors import InputError
 from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
 from dsolve.players.grade import grading_options
-from dsolve.players.grade_stats import grades_of, spearman, summarize_grades
+from dsolve.players.grade_stats import class_moves, grades_of, spearman, summarize_grades
 from dsolve.rules import preset
 from dsolve.survey import run_survey
 from dsolve.survey.stats import mean_interval, wilson
@@ -72,3 +72,22 @@ def test_a_grading_survey_read_by_rule_set(tmp_path):
     run_survey(tmp_path / "s", range(1, 3), rules[:1], jobs=1)
     with pytest.raises(InputError, match="solve survey, not grades"):
         grades_of(tmp_path / "s")
+
+
+def test_class_moves_match_deals_by_seed():
+    """Two gradings of the same deals: each deal graded in both moves from its class to its class,
+    deals graded once are left out, and the shares before and after are over the common deals."""
+    before = [dict(row(WINNABLE), seed=1, difficulty="lottery"), dict(row(WINNABLE), seed=2, difficulty="hard"),
+              dict(row(WINNABLE), seed=3, difficulty="easy"), dict(row(UNWINNABLE), seed=4, difficulty=UNWINNABLE),
+              dict(row(WINNABLE), seed=5, difficulty="lottery")]
+    after = [dict(row(WINNABLE), seed=3, difficulty="easy"), dict(row(WINNABLE), seed=1, difficulty="medium"),
+             dict(row(WINNABLE), seed=2, difficulty="medium"), dict(row(UNWINNABLE), seed=4, difficulty=UNWINNABLE),
+             dict(row(WINNABLE), seed=9, difficulty="easy")]
+    m = class_moves(before, after)
+    assert m["deals"] == 4
+    assert m["moves"]["lottery"]["medium"] == 1 and m["moves"]["hard"]["medium"] == 1
+    assert m["moves"]["easy"]["easy"] == 1 and m["moves"][UNWINNABLE][UNWINNABLE] == 1
+    assert sum(sum(to.values()) for to in m["moves"].values()) == 4
+    assert (m["before"]["lottery"]["count"], m["after"]["lottery"]["count"]) == (1, 0)
+    assert (m["before"]["medium"]["count"], m["after"]["medium"]["count"]) == (0, 2)
+    assert m["after"]["medium"]["share"] == 0.5 and m["after"]["medium"]["n"] == 4

@@ -20,15 +20,15 @@ import dsolve
 from dsolve.klondike import api
 from dsolve.crapette.rows import options_of, summarize_survey, survey
 from dsolve.crapette.rules import Options
-from dsolve.players.grade import grading_options
+from dsolve.players.grade import DIFFICULTIES, grading_options
 from dsolve.players.hidden import HiddenOptions
 from dsolve.races.race import RaceSetup
 from dsolve.races.table import RaceRules
 from dsolve.races.rows import open_races, survey as race_survey
 from dsolve.races.stats import format_summary, summarize as summarize_races
-from dsolve.players.grade_stats import grades_of, summarize_grades
+from dsolve.players.grade_stats import class_moves, grades_of, summarize_grades
 from dsolve.rules import Rules, preset
-from dsolve.survey import load, run_survey
+from dsolve.survey import load, open_survey, run_survey
 from dsolve.survey.stats import summarize
 
 nbformat = pytest.importorskip("nbformat")
@@ -183,6 +183,18 @@ def test_race_notebook_runs_on_the_repository_grades(monkeypatch):
     assert directories
     for directory in directories:
         race_lines(text, directory, f"../data/picks/{directory.name}")
+    fast, default = REPOSITORY_GRADES / "standard-1e4.parquet.grades", REPOSITORY_GRADES / "standard-1e4-default.parquet.grades"
+    rules = str(preset("standard"))
+    moved = class_moves(grades_of(fast)[rules], grades_of(default)[rules])
+    assert (f"{rules}: {moved['deals']} deals graded by {fast.name} and by {default.name}\n" in text
+            and f"\n  {'lottery':<11}" + "".join(f"{moved['moves']['lottery'][b]:>11}" for b in DIFFICULTIES) in text)
+    strengths: dict[str, set[int]] = {}  # rule set -> positions a decision of the players that graded it
+    for directory in directories:
+        params = dict(open_survey(directory).manifest.params)
+        for graded in grades_of(directory):
+            strengths.setdefault(graded, set()).add(params["samples"] * params["sample_nodes"])
+    twice = sum(len(s) - 1 for s in strengths.values())
+    assert twice >= 2 and f"\n{twice} rule set(s) graded twice\n" in text
     assert len(figures) == 2
 
 
@@ -194,6 +206,7 @@ def test_race_notebook_runs_on_the_grades_it_is_given(tmp_path, monkeypatch):
     text, figures = execute(monkeypatch, RACE_NOTEBOOK)
     race_lines(text, tmp_path / "g", str(tmp_path / "g"))
     assert "(the published band is for draw 3)" in text and re.search(r"published 35-45 % band\)", text)
+    assert "0 rule set(s) graded twice" in text
     assert len(figures) == 2
 
 
@@ -228,11 +241,20 @@ def test_double_solitaire_notebook_runs_on_the_race_surveys_it_is_given(tmp_path
                 listed=[(5, 9)], jobs=1)  # pairs picked with another race check: the same setting
     race_survey(tmp_path / "hidden", range(1, 4), RaceSetup(RaceRules("locked", 3), players=("hidden", "hidden"),
                                                              hidden=HiddenOptions(samples=2, max_nodes=200)), 2, jobs=1)
-    names = ("locked3", "open1", "locked1", "picked", "picked60", "hidden")
-    monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join(str(tmp_path / n) for n in names))
+    # the setting of a repository survey made before the progress check, raced to the rules' ends
+    race_survey(tmp_path / "locked3-20", range(1, 3), RaceSetup(RaceRules("locked", 3), players=careless), 20, jobs=1)
+    names = ("locked3", "open1", "locked1", "picked", "picked60", "hidden", "locked3-20")
+    before = REPOSITORY_SURVEYS / "race-locked3-careless"
+    monkeypatch.setenv("DSOLVE_RACE_SURVEYS", os.pathsep.join([*(str(tmp_path / n) for n in names), str(before)]))
     text, figures = execute(monkeypatch, RACES_NOTEBOOK)
-    for name in names:
-        assert format_summary(summarize_races(open_races(tmp_path / name).rows.to_pylist())) in text
+    for directory in [*(tmp_path / n for n in names), before]:
+        assert format_summary(summarize_races(open_races(directory).rows.to_pylist())) in text
+    setting = "locked,draw=3,passes=unlimited,win=first mode=race players=careless,careless plays=20"
+    assert f"{setting} (random pairs; ended at a repeated table): uneven " in text
+    assert f"{setting}: 2 pairs raced both ways\n  {'ended at a repeated table':<26}  2000 pairs: |imbalance| " in text
+    after = "by the rules' ends"
+    assert f"\n  {after:<26}     2 pairs: |imbalance| " in text
+    assert "1 setting(s) raced both ways" in text
     assert "plays=2 (picked pairs: picked): uneven " in text and "plays=2 (random pairs): uneven " in text
     assert "draw=1,passes=unlimited,win=first mode=race players=careless,careless plays=2:\n  open   |imbalance| " in text
     assert "1 open survey(s) compared" in text

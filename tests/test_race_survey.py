@@ -17,7 +17,7 @@ from dsolve.errors import InputError
 from dsolve.players.hidden import HiddenOptions
 from dsolve.pick import read_pairs, write_rows
 from dsolve.races.race import RaceSetup, race_pair, setup_from_options
-from dsolve.races.rows import SCHEMA, open_races, setting_text, setup_of, survey
+from dsolve.races.rows import SCHEMA, ended_by_the_rules, open_races, setting_text, setup_of, survey
 from dsolve.races.stats import format_summary, summarize
 from dsolve.races.table import RaceRules
 from dsolve.survey import load, run_survey, store
@@ -238,3 +238,12 @@ def test_a_survey_made_before_the_progress_check_reads_its_repetition_ends_as_un
     setting = rows["setting"][0].as_py()
     assert "win=" not in setting and setup_of(setting, {})[0].rules.win == "first"
     assert "unresolved" in ok("race", "stats", str(out))
+    assert not ended_by_the_rules(out)
+
+
+def test_a_survey_made_today_ended_by_the_rules(tmp_path):
+    """The surveys written with the progress check are told from those before it."""
+    survey(tmp_path / "s", range(1, 3), RaceSetup(RaceRules("locked", 3), players=("careless", "careless")), 2,
+           jobs=1)
+    assert ended_by_the_rules(tmp_path / "s")
+    assert ended_by_the_rules(Path(__file__).resolve().parents[1] / "data" / "surveys" / "races-locked3-careless")

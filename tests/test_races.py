@@ -557,11 +557,14 @@ def test_cli_race_bad_input_is_one_line_exit_2(args, message):
     assert out.output.count("\n") == 1 and message in out.output and out.output.startswith("dsolve: error:")
 
 
-def test_pick_keeps_only_the_pairs_raced_even_with_their_imbalance():
+PICKED = [{"seed": s, "pair": n} for n, pair in enumerate(((9, 9), (3, 4), (2, 5)), 1) for s in pair]
+
+
+def test_pick_keeps_only_the_pairs_raced_even_with_their_imbalance(tmp_path):
     from dsolve.pick import race_pairs
 
-    rows = [{"seed": s, "pair": n} for n, pair in enumerate(((9, 9), (3, 4), (2, 5)), 1) for s in pair]
-    kept = race_pairs(rows, CARELESS, 4)
+    rows = PICKED
+    kept = race_pairs(rows, CARELESS, 4, tmp_path / "races")
     expected = []
     for a, b in zip(rows[::2], rows[1::2]):
         rep = race_pair((a["seed"], b["seed"]), CARELESS, plays=4)
@@ -570,6 +573,22 @@ def test_pick_keeps_only_the_pairs_raced_even_with_their_imbalance():
     assert [(r["seed"], r["imbalance"]) for r in kept] == expected
     assert kept[:2] == [{"seed": 9, "pair": 1, "imbalance": 0.0, "imbalance_low": kept[0]["imbalance_low"],
                          "imbalance_high": kept[0]["imbalance_high"]}] * 2
+
+
+def test_pick_races_its_pairs_resumably(tmp_path):
+    """A pick stopped after racing its first pair races only the others when run again, and keeps
+    what a run never stopped keeps."""
+    from dsolve.pick import race_pairs
+    from dsolve.races.rows import open_races, survey as race_survey
+
+    whole = race_pairs(PICKED, CARELESS, 4, tmp_path / "whole")
+    listed = [(a["seed"], b["seed"]) for a, b in zip(PICKED[::2], PICKED[1::2])]
+    race_survey(tmp_path / "stopped", range(1, 2), CARELESS, 4, listed)
+    (first,) = (tmp_path / "stopped").glob("chunk-*.parquet")
+    written = first.stat().st_mtime_ns
+    assert race_pairs(PICKED, CARELESS, 4, tmp_path / "stopped") == whole
+    assert first.stat().st_mtime_ns == written
+    assert sorted(open_races(tmp_path / "stopped").rows["seed"].to_pylist()) == [1, 2, 3]
 
 
 # -- the records as they were before the races were made faster (tests/race_reference.py) --------

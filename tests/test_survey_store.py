@@ -40,7 +40,8 @@ def test_data_tools_open_a_survey_directory_the_plain_way(fake, tmp_path):
     assert plain(ds.dataset(out).to_table()) == expected
     pandas = pytest.importorskip("pandas")
     frame = pandas.read_parquet(out)
-    assert len(frame) == len(expected) and list(frame.columns) == SCHEMA.names
+    assert len(frame) == len(expected) and list(frame.columns) == SOLVE.schema.names
+    assert frame["implied_by"].isna().all()  # RULES share no verdicts
     assert frame["verdict"].astype(str).value_counts().to_dict() == {
         v: sum(row[2] == v for row in expected) for v in ("winnable", "unwinnable", "unknown")}
     unknown = frame[frame["verdict"] == "unknown"]
@@ -68,7 +69,7 @@ def test_the_published_survey_opens_the_plain_way():
 
 def to_format1(out: Path) -> None:
     """Turn a survey directory into what dsolve of format 1 wrote: ``manifest.json``, footers of
-    Python literals under a key each, no ``limit`` column."""
+    Python literals under a key each, no ``limit`` or ``implied_by`` column."""
     manifest = json.loads((out / "_manifest.json").read_text())
     (out / "manifest.json").write_text(json.dumps({**manifest, "format": 1}, indent=2) + "\n")
     (out / "_manifest.json").unlink()
@@ -77,7 +78,7 @@ def to_format1(out: Path) -> None:
         meta = {b"dsolve.first": chunk.seeds.start, b"dsolve.stop": chunk.seeds.stop,
                 b"dsolve.run_started": chunk.run_started, b"dsolve.written": chunk.written,
                 b"dsolve.workers": chunk.workers, b"dsolve.earlier_writes": chunk.earlier}
-        table = pq.read_table(path).drop_columns(["limit"])
+        table = pq.read_table(path).drop_columns(["limit", "implied_by"])
         pq.write_table(table.replace_schema_metadata({k: repr(v).encode() for k, v in meta.items()}), path)
 
 
@@ -110,6 +111,24 @@ def test_a_format1_directory_is_read_as_it_is_and_upgraded_by_the_next_run(fake,
     old = [(*row[:6], None) for row in expected_rows(range(0, 30))]
     assert rows_of(out) == sorted(old + expected_rows(range(30, 40)), key=lambda r: r[:2])
     assert plain(pq.read_table(out)) == rows_of(out)
+
+
+def test_chunks_written_before_implied_by_are_read_with_it_null(fake, tmp_path):
+    """The solve survey's chunks from before rule sets shared verdicts (no ``implied_by`` column)
+    read as every row solved, and a run extends such a survey."""
+    out = tmp_path / "s"
+    run_survey(out, range(0, 20), RULES, jobs=1, chunk_size=10)
+    for path in store.chunk_files(out):
+        table = pq.read_table(path)
+        pq.write_table(table.drop_columns(["implied_by"]).replace_schema_metadata(table.schema.metadata), path)
+    assert pq.read_schema(out / "chunk-000000000.parquet").remove_metadata().equals(SCHEMA)
+    rows = load(out)[1]
+    assert rows.schema.equals(SOLVE.schema) and rows["implied_by"].null_count == rows.num_rows
+    assert rows_of(out) == sorted(expected_rows(range(20)), key=lambda r: r[:2])
+    assert "implied" not in ok("stats", str(out))
+    run = run_survey(out, range(0, 30), RULES, jobs=1)
+    assert (run.seeds_done_before, run.chunks_written) == (20, 1)
+    assert rows_of(out) == sorted(expected_rows(range(30)), key=lambda r: r[:2])
 
 
 def test_a_retry_upgrades_a_format1_directory(fake, tmp_path):
@@ -167,7 +186,7 @@ REASONS = {truncate: "Parquet magic bytes not found", empty: "Parquet file size 
 @pytest.mark.parametrize("damage", DAMAGE, ids=lambda f: f.__name__)
 def test_a_damaged_chunk_is_named_in_one_line_then_set_aside_and_solved_again(fake, tmp_path, damage):
     out = tmp_path / "s"
-    ok("survey", "--seeds", "0-29", "--preset", "standard", "--preset", "casino", "--out", str(out),
+    ok("survey", "--seeds", "0-29", "--preset", "standard", "--rules", "draw=1,passes=3", "--out", str(out),
        "--jobs", "1", "--chunk-size", "10")
     chunk = out / "chunk-000000010.parquet"
     damage(chunk)
@@ -183,7 +202,7 @@ def test_a_damaged_chunk_is_named_in_one_line_then_set_aside_and_solved_again(fa
         f"--seeds ... --out {out}', which moves it aside and solves its seeds again) before retrying")
     assert chunk.read_bytes() == damaged
 
-    result = run("survey", "--seeds", "0-29", "--preset", "standard", "--preset", "casino", "--out", str(out),
+    result = run("survey", "--seeds", "0-29", "--preset", "standard", "--rules", "draw=1,passes=3", "--out", str(out),
                  "--jobs", "1")
     assert result.exit_code == 0, result.stderr
     aside = out / "_damaged" / chunk.name
@@ -225,7 +244,7 @@ def test_a_damaged_manifest_is_named_in_one_line(fake, tmp_path, content, reason
     manifest.write_bytes(manifest.read_bytes()[:40] if content is None else content)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     for command in (["stats", str(out)], ["compare", str(out)],
-                    ["survey", "--seeds", "0-19", "--out", str(out), "--preset", "standard", "--preset", "casino"],
+                    ["survey", "--seeds", "0-19", "--out", str(out), "--preset", "standard", "--rules", "draw=1,passes=3"],
                     ["survey", "--out", str(out), "--retry-unknown"]):
         line = fails(*command)
         assert line.startswith(f"dsolve: error: damaged survey manifest {manifest}: ")

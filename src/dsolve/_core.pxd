@@ -58,6 +58,8 @@ cdef struct Config:
                                  # foundations: slot s and s + 4 for suit s, kept s's >= s+4's)
     int trust_unproved           # the searches that only look for wins: take the two-deck
                                  # safe-move rule where it is unproved (see safe_two_decks)
+    int greedy_home              # ... and every other one of them sends home every card that
+                                 # fits its foundation (see schedule)
     uint64_t draw_multiples      # bit k set when k is a multiple of draw (k < 64: no division)
     uint8_t stock_card[MAX_TALON]  # original stock, first turned first
     uint8_t stock_index[MAX_CARD]  # each card's index in stock_card, NOT_IN_STOCK if none

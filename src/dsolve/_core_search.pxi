@@ -464,22 +464,35 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
     moves proves nothing. It is the rule that finds these wins fast (a search without it churns
     cards home and back), so T's first search, in the generator's order, comes first, and T gets
     as many positions as the others (TRUSTING_SHARE; with king spaces, where the complete searches
-    bog down in the first round, seed 23 at draw 3 is won in 10.7 million positions in all, against
-    260 million with T's usual share). Once one runs out of moves they all would (each searches the
-    same positions whole, in its own order): then T runs no more."""
+    bog down in the first round, seed 23 at draw 3 was won in 10.7 million positions in all, against
+    260 million with T's usual share, before the greedy searches below). Once one runs out of moves they all would (each searches the
+    same positions whole, in its own order): then T runs no more.
+
+    Greedy searches: the first trusting search, in the generator's order, and every other random
+    one after it send home every card that fits its foundation, with no card ever taken back
+    (cfg.greedy_home: every such card counts as safe). A line of play, not a reduction: it may
+    miss every win (a card needed on the tableau), so a greedy search's running out of moves
+    proves nothing, and only ends the greedy ones (each searches the same positions whole); the
+    others go on. Its wins replay like any. Most two-deck wins send cards home at once, and the
+    greedy searches find them far sooner: seeds 1..1000, 4 foundations and king spaces, no
+    unknown at 10 s where seeds 23 and 648 (draw 1) and 23 (draw 3) were (docs/speed.md). With one
+    deck they bought nothing (the safe-move rule there is strong; 60 draw-3 wins of the survey's
+    tail took 35 million positions against 33.5 million without), so they are not used."""
     global decided_by
     cdef int result, relaxed = 1, r, share
     cdef long long quota, end, runs = 0     # random-order searches begun
+    cdef bint greedy = False                # greedy searches still to be tried (see above)
     T.cfg.trust_unproved = safe_rule_unproved(&T.cfg)
     share = TRUSTING_SHARE if T.cfg.trust_unproved else RESTART_SHARE
     if T.cfg.trust_unproved and restarts > 0:
+        T.cfg.greedy_home = greedy = True
         r = run_phase(T, start, False, cap(T, min(QUICK_NODES, restarts), max_nodes, 0), deadline)
         if r >= 1:
             S.depth = -1                    # the line is T's
             decided_by = DECIDED_RESTARTS
             return 1
         if r == 0:
-            restarts = 0
+            greedy = False
         elif T.limit != LIMIT_NODES:
             S.limit = T.limit
             return -1
@@ -516,11 +529,15 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             end = cap(T, T.nodes + RESTART_NODES * luby(runs), max_nodes, S.nodes + R.nodes)
             if end <= T.nodes:
                 break
+            T.cfg.greedy_home = greedy and (runs & 1) == 1
             r = run_phase(T, start, True, end, deadline)
             if r >= 1:
                 S.depth = -1                # the line is T's (a win by safe moves alone too)
                 decided_by = DECIDED_RESTARTS
                 return 1
+            if r == 0 and T.cfg.greedy_home:
+                greedy = False              # proves nothing; the others go on
+                continue
             if r == 0:
                 if not T.cfg.trust_unproved:
                     decided_by = DECIDED_RESTARTS

@@ -493,16 +493,26 @@ def run_options(command: F) -> F:
     return command
 
 
+_SOLVE_EACH = click.option(
+    "--solve-each", is_flag=True,
+    help="solve every rule set of a seed on its own, to time them (by default a verdict that follows "
+         "from another rule set's is taken from it: a loss under looser rules, a win under stricter ones)")
+
+
 def survey_from_options(out: str, seeds: str | None, convention: str | None, jobs: int | None,
                         scheduler: str | None, timeout: float | str | None, memory: int | None,
-                        max_nodes: int | None, chunk_size: int | None, **rules: Any) -> SurveyRun:
-    """Run the survey chosen by :func:`run_options` into ``out``, with a progress bar."""
+                        max_nodes: int | None, chunk_size: int | None, solve_each: bool,
+                        **rules: Any) -> SurveyRun:
+    """Run the survey chosen by :func:`run_options` and ``--solve-each`` into ``out``, with a
+    progress bar."""
+    from .klondike.rows import SOLVE_EACH
     from .survey import parse_seeds, run_survey  # pyarrow: loaded by the survey commands only
 
     if seeds is None:
         raise InputError("--seeds is required to solve a survey")
     run = run_survey(out, parse_seeds(seeds), choose_rule_sets(**rules), convention or DEFAULT_CONVENTION,
-                     survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True)
+                     survey_limits(timeout, memory, max_nodes), jobs, scheduler, chunk_size, progress=True,
+                     params={SOLVE_EACH: True} if solve_each else None)
     _show_set_aside(run, "solved")
     return run
 
@@ -545,6 +555,7 @@ def _given(values: dict[str, Any], names: Iterable[str]) -> list[str]:
 
 @main.command()
 @run_options
+@_SOLVE_EACH
 @click.option("--out", required=True, metavar="DIR", help="survey directory: created, resumed or extended")
 @click.option("--retry-unknown", is_flag=True,
               help="solve the survey's unknown rows again under --timeout, --memory, --max-nodes")
@@ -579,7 +590,7 @@ def survey(out: str, retry_unknown: bool, **options: Any) -> None:
 @hidden_options
 @click.option("--out", required=True, metavar="FILE",
               help="the picked seeds with their grades: FILE.csv or FILE.parquet (the grades are kept, "
-                   "resumably, in FILE.grades/)")
+                   "resumably, in FILE.grades/, the races of --pairs in FILE.races/)")
 @click.option("--count", type=click.IntRange(min=1), metavar="N", help="list at most N seeds (the lowest)")
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard"]), help="only seeds of this band")
 @click.option("--min-hidden-win-rate", type=click.FloatRange(0, 1), default=0.0, metavar="X",
@@ -601,7 +612,7 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
 
     Every listed seed is proven winnable. Rerunning the same command resumes the grading and
     writes the same FILE."""
-    from .pick import pick as pick_seeds
+    from .pick import pick as pick_seeds, races_of
     from .players.grade import grading_options
     from .survey import parse_seeds
 
@@ -619,7 +630,7 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
                                     hidden=_hidden_from_options(samples, sample_nodes),
                                     sampling_seed=sampling_seed)
-    with _resumable(f"the grades so far are kept in {out}.grades"):
+    with _resumable(f"the grades so far are kept in {out}.grades" + (f", the pairs raced in {out}.races" if pairs else "")):
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),
@@ -634,7 +645,8 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         if done.unpaired is not None:
             paired += f"; seed {done.unpaired} left without a pair"
     click.echo(f"{len(done.rows)} seeds written to {done.out}{paired}: {done.qualified} of {done.graded} "
-               f"graded qualify, {done.winnable} proven winnable (grades in {done.store})")
+               f"graded qualify, {done.winnable} proven winnable (grades in {done.store}"
+               f"{f', races in {races_of(done.out)}' if pairs else ''})")
 
 
 @main.command()
@@ -653,6 +665,7 @@ def stats(directory: str, as_json: bool, slowest: int) -> None:
 @main.command()
 @click.argument("directory", metavar="[DIR]", required=False)
 @run_options
+@_SOLVE_EACH
 @click.option("--out", metavar="DIR", help="with --seeds: keep the survey in DIR (default: discard it)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def compare(directory: str | None, out: str | None, as_json: bool, **options: Any) -> None:
@@ -662,7 +675,7 @@ def compare(directory: str | None, out: str | None, as_json: bool, **options: An
     from .survey.stats import survey_report
 
     if directory is not None:
-        values = {**options, "out": out}
+        values = {**options, "out": out, "solve_each": options["solve_each"] or None}  # a flag: given if set
         given = _given(values, values)
         if given:
             raise InputError(f"with a survey DIR, drop the options that solve one: {', '.join(given)}")

@@ -6,10 +6,12 @@ resumes where it stopped and a rerun of the same command writes the same file. O
 proved winnable are ever listed. ``pairs`` matches the picked seeds two by two for two-deck tables
 (each seat its own deck): sorted by their grades (hidden win rate, then careless win rate, then
 solution length), neighbours are paired, and each pair says how far apart its hidden win rates are;
-raced at double solitaire, the pairs whose measured imbalance is clearly not zero are dropped.
+raced at double solitaire (a race survey beside the output, ``FILE.races/``, resumable as the
+grades are), the pairs whose measured imbalance is clearly not zero are dropped.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +24,8 @@ import pyarrow.parquet as pq
 from .errors import InputError
 from .players.grade import EASY, HARD, MEDIUM
 from .klondike.result import WINNABLE
-from .races.race import RaceSetup, play_races, report
+from .races.race import RaceSetup
+from .races.rows import open_races, setting_text, survey as race_survey
 from .rules import Rules
 from .survey import Limits, open_survey, run_survey
 from .survey.store import atomic
@@ -54,6 +57,11 @@ def store_of(out: Path) -> Path:
     return out.with_name(out.name + ".grades")
 
 
+def races_of(out: Path) -> Path:
+    """The survey directory that keeps the races of the pairs behind ``out``."""
+    return out.with_name(out.name + ".races")
+
+
 def select(rows: Sequence[dict], count: int | None = None, difficulty: str | None = None,
            min_hidden_win_rate: float = 0.0) -> list[dict]:
     """The rows proven winnable in the ``difficulty`` band (any of easy, medium, hard if None)
@@ -75,17 +83,25 @@ def pair_up(rows: Sequence[dict]) -> tuple[list[dict], int | None]:
     return out, order[-1]["seed"] if len(order) % 2 else None
 
 
-def race_pairs(rows: Sequence[dict], setup: RaceSetup, plays: int, jobs: int | None = None) -> list[dict]:
+def race_pairs(rows: Sequence[dict], setup: RaceSetup, plays: int, store: Path, jobs: int | None = None,
+               scheduler: str | None = None, progress: bool = False) -> list[dict]:
     """Race each pair of :func:`pair_up`'s rows (``plays`` races in duplicate format, see
     :mod:`dsolve.races.race`) and keep the pairs whose imbalance interval holds zero, each row with
-    the pair's ``imbalance`` (the first seed's win share less the second's) and its interval."""
+    the pair's ``imbalance`` (the first seed's win share less the second's) and its interval.
+
+    The races are a race survey of the listed pairs in the directory ``store``
+    (:func:`dsolve.races.rows.survey`), so a killed run resumes with the pairs raced so far."""
+    listed = [(a["seed"], b["seed"]) for a, b in zip(rows[::2], rows[1::2])]
+    if not listed:
+        return []
+    race_survey(store, range(1, len(listed) + 1), setup, plays, listed, jobs, scheduler, progress=progress)
+    setting = setting_text(setup, plays)
+    raced = {r["seed"]: r for r in open_races(store).rows.to_pylist() if r["setting"] == setting}
     kept = []
-    for a, b in zip(rows[::2], rows[1::2]):
-        pair = (a["seed"], b["seed"])
-        rep = report(pair, setup, play_races(pair, setup, plays, jobs or 1))
-        low, high = rep.imbalance_ci
-        if low <= 0 <= high:
-            measured = {"imbalance": rep.imbalance, "imbalance_low": low, "imbalance_high": high}
+    for k, (a, b) in enumerate(zip(rows[::2], rows[1::2]), 1):
+        row = raced[k]
+        if row["imbalance_low"] <= 0 <= row["imbalance_high"]:
+            measured = {c: row[c] for c in ("imbalance", "imbalance_low", "imbalance_high")}
             kept += [{**a, **measured}, {**b, **measured}]
     return kept
 
@@ -137,7 +153,8 @@ def pick(out: str | os.PathLike, seeds: range, rules: Rules, *, convention: str 
     """Grade ``seeds`` under ``rules`` (a resumable grading survey in :func:`store_of` ``out``,
     with ``grading`` from :func:`dsolve.players.grade.grading_options`) and write the qualifying
     seeds to ``out`` (see :func:`select`, :func:`pair_up`; with ``pair_races``, each pair is raced
-    ``pair_plays`` times with that setup and kept as :func:`race_pairs` says)."""
+    ``pair_plays`` times with that setup, dealt by ``convention``, in :func:`races_of` ``out``, and
+    kept as :func:`race_pairs` says)."""
     out = Path(out)
     if out.suffix.lower() not in FORMATS:
         raise InputError(f"--out must end in .csv or .parquet, got {out.name!r}")
@@ -160,7 +177,8 @@ def pick(out: str | os.PathLike, seeds: range, rules: Rules, *, convention: str 
         chosen, unpaired = pair_up(chosen)
         columns += ("pair", "pair_gap")
         if pair_races is not None:
-            chosen = race_pairs(chosen, pair_races, pair_plays, jobs)
+            chosen = race_pairs(chosen, dataclasses.replace(pair_races, convention=convention), pair_plays,
+                                races_of(out), jobs, scheduler, progress)
             columns += ("imbalance", "imbalance_low", "imbalance_high")
     write_rows(chosen, out, columns)
     return Picked(out, store, len(graded), sum(r["verdict"] == WINNABLE for r in graded),

@@ -81,7 +81,24 @@ class Rules:
             fields[key] = value.strip()
         return with_options(cls(), **fields)
 
+    def relaxes(self, other: "Rules") -> bool:
+        """Whether every play legal under ``other`` is legal under these rules, so that a deal won
+        under ``other`` is won under these and a deal lost under these is lost under ``other``.
 
+        True for the same decks and foundations with: a draw that divides ``other``'s (turning
+        ``N`` cards at once leaves the stock and waste as ``N / d`` turns of ``d`` do, the last,
+        short turn included, and a pass ends when the stock does either way), at least as many
+        passes, an empty-column rule at least as wide (none, then king, then any: each lets in
+        what the one before does) and worrying back where ``other`` allows it. Reflexive.
+        """
+        return (self.decks == other.decks and self.foundations == other.foundations
+                and other.draw % self.draw == 0
+                and (self.passes is None or (other.passes is not None and self.passes >= other.passes))
+                and EMPTY_WIDTH[self.empty_rule] >= EMPTY_WIDTH[other.empty_rule]
+                and self.worry_back >= other.worry_back)
+
+
+EMPTY_WIDTH = {"none": 0, "king": 1, "any": 2}  # what each empty-column rule lets in grows
 RULES_KEYS = ("draw", "passes", "empty", "worry", "decks", "foundations")
 
 

@@ -96,3 +96,19 @@ def grades_of(out: str | os.PathLike) -> dict[str, list[dict]]:
     for row in found.rows.to_pylist():
         rows[row["rules"]].append(row)
     return rows
+
+
+def class_moves(before: Sequence[dict], after: Sequence[dict]) -> dict:
+    """How the difficulty classes moved between two gradings of one rule set (say, by a weaker
+    and a stronger hidden player), over the deals graded in both (matched by seed): ``deals``,
+    ``moves`` (``moves[a][b]``: deals of class ``a`` before and ``b`` after), and per class its
+    share of those deals before and after (Wilson intervals)."""
+    then = {r["seed"]: r["difficulty"] for r in before}
+    now = {r["seed"]: r["difficulty"] for r in after}
+    common = [seed for seed in then if seed in now]
+    moves = {a: {b: 0 for b in DIFFICULTIES} for a in DIFFICULTIES}
+    for seed in common:
+        moves[then[seed]][now[seed]] += 1
+    return {"deals": len(common), "moves": moves,
+            "before": {d: share(sum(moves[d].values()), len(common)) for d in DIFFICULTIES},
+            "after": {d: share(sum(moves[a][d] for a in DIFFICULTIES), len(common)) for d in DIFFICULTIES}}

@@ -27,7 +27,7 @@ from ..players.hidden import HiddenOptions
 from ..survey.executors import RunningSeeds, mark_running
 from ..survey.jobs import Job, Task
 from ..survey.run import SurveyRun, run_survey
-from ..survey.store import Survey, open_survey, read_manifest
+from ..survey.store import Survey, chunk_files, open_survey, read_manifest
 from .race import RaceSetup, check_seeds, play_races, report, setup_from_options
 from .timing import BLOCKED, FINISHED, MOVE_LIMIT, UNRESOLVED
 
@@ -216,6 +216,15 @@ def survey(out: str | os.PathLike, pairs: range, setup: RaceSetup, plays: int,
             raise InputError(f"pair {pairs[-1]} is not listed (there are {len(listed)} pairs: 1-{len(listed)})")
     return run_survey(out, pairs, [setting_text(setup, plays)], setup.convention, None, jobs, scheduler,
                       chunk_size or CHUNK_PAIRS, progress, job=RACE.name, params=survey_params(setup, listed))
+
+
+def ended_by_the_rules(out: str | os.PathLike) -> bool:
+    """Whether every race of the survey in ``out`` ended by the rules pages (a seat emptied by the
+    other's move wins; blocked only when no seat can progress): no chunk of it was written before
+    the progress check (:data:`FORMER_SCHEMA`, whose races stopped on a repeated table)."""
+    import pyarrow.parquet as pq
+
+    return not any("repetition" in pq.read_schema(path).names for path in chunk_files(Path(out)))
 
 
 def open_races(out: str | os.PathLike) -> Survey:

@@ -201,10 +201,11 @@ class Summary:
     unknown: int
     unknown_by_limit: dict[str, int]  # unknowns by the budget that ran out ("": not recorded)
     length: Spread | None  # solution lengths of the winnable deals
-    seconds: Spread | None  # solve times of all deals
+    seconds: Spread | None  # solve times of the deals solved (not implied)
     total_seconds: float
     mean_length: float | None
     slowest: tuple[tuple[int, float, str], ...]  # (seed, seconds, verdict), slowest first
+    implied: int = 0  # verdicts taken from another rule set of the seed (see dsolve.klondike.rows)
 
     @property
     def win(self) -> WinRange:
@@ -228,6 +229,8 @@ def _summary(rows: pa.Table, rules: str, slowest: int) -> Summary:
     verdicts = rows["verdict"]
     counts = {v: pc.sum(pc.equal(verdicts, v)).as_py() or 0 for v in (WINNABLE, UNWINNABLE, UNKNOWN)}
     seconds = rows["seconds"].to_numpy()
+    implied = (pc.is_valid(rows["implied_by"]).to_numpy(zero_copy_only=False)
+               if "implied_by" in rows.column_names else np.zeros(rows.num_rows, dtype=bool))
     lengths = pc.drop_null(rows.filter(pc.equal(verdicts, WINNABLE))["length"]).to_numpy()
     unknown_rows = rows.filter(pc.equal(verdicts, UNKNOWN))
     limits = unknown_rows["limit"].to_pylist() if "limit" in rows.column_names else [None] * unknown_rows.num_rows
@@ -236,9 +239,10 @@ def _summary(rows: pa.Table, rules: str, slowest: int) -> Summary:
     seeds, verdict_list = rows["seed"].to_numpy(), verdicts.to_pylist()
     return Summary(
         rules=rules, n=rows.num_rows, winnable=counts[WINNABLE], unwinnable=counts[UNWINNABLE],
-        unknown=counts[UNKNOWN], unknown_by_limit=dict(sorted(by_limit.items())), length=Spread.of(lengths), seconds=Spread.of(seconds),
+        unknown=counts[UNKNOWN], unknown_by_limit=dict(sorted(by_limit.items())), length=Spread.of(lengths), seconds=Spread.of(seconds[~implied]),
         total_seconds=float(seconds.sum()), mean_length=float(lengths.mean()) if len(lengths) else None,
         slowest=tuple((int(seeds[i]), float(seconds[i]), verdict_list[i]) for i in top),
+        implied=int(implied.sum()),
     )
 
 
@@ -269,7 +273,8 @@ def format_stats(summaries: Sequence[Summary]) -> str:
         blocks.append("\n".join([
             s.rules,
             f"  seeds     {s.n}: {s.winnable} winnable, {s.unwinnable} unwinnable, {s.unknown} unknown"
-            + _reasons_text(s.unknown_by_limit),
+            + _reasons_text(s.unknown_by_limit)
+            + (f"; {s.implied} implied by another rule set's verdict" if s.implied else ""),
             f"  winnable  {s.win.explain()}",
             f"  length    {_spread_text(s.length, '.0f', ' moves')}",
             f"  time      {_spread_text(s.seconds, '.3g', ' s')}; total {s.total_seconds:.1f} s",
@@ -278,7 +283,7 @@ def format_stats(summaries: Sequence[Summary]) -> str:
     return "\n\n".join(blocks)
 
 
-COMPARE_HEADER = ("rules", "n", "winnable % [95% range]", "unknown", "median s", "p99 s", "total s",
+COMPARE_HEADER = ("rules", "n", "winnable % [95% range]", "unknown", "implied", "median s", "p99 s", "total s",
                   "mean length")
 
 
@@ -288,7 +293,7 @@ def compare_rows(summaries: Sequence[Summary]) -> list[tuple[str, ...]]:
     for s in summaries:
         t = s.seconds
         rows.append((
-            s.rules, str(s.n), str(s.win) if s.n else "no rows yet", str(s.unknown),
+            s.rules, str(s.n), str(s.win) if s.n else "no rows yet", str(s.unknown), str(s.implied),
             f"{t.median:.3g}" if t else "-", f"{t.p99:.3g}" if t else "-", f"{s.total_seconds:.1f}",
             f"{s.mean_length:.1f}" if s.mean_length is not None else "-",
         ))

@@ -3,7 +3,7 @@
 # Lane A: race-table grades of seeds 1..10000 under race, then standard (recorded with the player
 #   --fast now keeps).
 # Lane G: the same grades again with the hidden player's defaults (16 worlds of 10,000 positions):
-#   race and standard side by side, one core each.
+#   race and standard side by side, one core each; then their unknown deals graded again at 600 s.
 # Lane B: double-solitaire race surveys of 2,000 random pairs with careless players
 #   (locked draw 3, open draw 1: what the issue asks; locked draw 1 on the first 1,000 pairs to set
 #   open against locked at the same draw), then pairs picked from seeds 1..2000 (a 20-race check, then 60),
@@ -36,6 +36,11 @@ laneG() {
     $D pick --seeds 1-10000 --preset $p --out data/picks/$p-1e4-default.parquet --jobs 1 >> /tmp/evidence-$p-default.log 2>&1 &
   done
   wait
+  # deals whose solve ran out of time on loaded cores: graded again, then the lists written again
+  for p in race standard; do
+    $D survey --out data/picks/$p-1e4-default.parquet.grades --retry-unknown --timeout 600 --jobs 1 >> /tmp/evidence-$p-default.log 2>&1
+    $D pick --seeds 1-10000 --preset $p --out data/picks/$p-1e4-default.parquet --jobs 1 >> /tmp/evidence-$p-default.log 2>&1
+  done
 }
 laneB() {
   for v in "locked 3 2000" "open 1 2000" "locked 1 1000"; do set -- $v

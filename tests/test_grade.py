@@ -147,3 +147,27 @@ def test_fast_sets_the_sample_options_left_unset(args, samples, nodes):
 
     ctx = grade.make_context("grade", ["5", *args])
     assert (ctx.params["samples"], ctx.params["sample_nodes"]) == (samples, nodes)
+
+
+def test_a_grading_survey_retries_its_unknown_deals(tmp_path):
+    """Deals left unknown under a small budget are graded again under a larger one, as a survey
+    made with the larger budget grades them; the other rows stay as they were."""
+    from dsolve.players.grade import grading_options
+    from dsolve.survey import Limits, open_survey, retry_unknown, run_survey
+
+    params = grading_options(plays=2, samples=2, max_nodes=300)
+    effort = ("nodes", "seconds", "limit")
+
+    def rows(out):
+        return [{k: v for k, v in r.items() if k not in effort} for r in open_survey(out).rows.to_pylist()]
+
+    run_survey(tmp_path / "small", range(1, 9), [RACE], limits=Limits(max_nodes=200), jobs=1, job="grade", params=params)
+    before = rows(tmp_path / "small")
+    unknown = [r["seed"] for r in before if r["verdict"] == "unknown"]
+    assert unknown and len(unknown) < len(before)
+    retried = retry_unknown(tmp_path / "small", Limits(timeout=60), jobs=1)
+    assert (retried.rows, retried.still_unknown) == (len(unknown), 0)
+    run_survey(tmp_path / "large", range(1, 9), [RACE], limits=Limits(timeout=60), jobs=1, job="grade", params=params)
+    after = rows(tmp_path / "small")
+    assert after == rows(tmp_path / "large")
+    assert [r for r in after if r["seed"] not in unknown] == [r for r in before if r["seed"] not in unknown]

@@ -295,7 +295,7 @@ cdef enum:
     SLICE_NODES = 50000          # its later slices
     RELAX_SLICE_NODES = 800000   # the relaxation's slices, one after each of the game's
     RESTART_NODES = 5000         # the unit of the searches in a random move order (see luby)
-    RESTART_SHARE = 8            # restarts go on within a 1/8 of the other searches' positions
+    RESTART_SHARE = 8            # restarts go on within a 1/8 of the others' positions (see schedule)
     TRUSTING_SHARE = 1           # ... as many as theirs when the restarts trust the unproved rule
 
 
@@ -523,7 +523,12 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
                 return -1
             if relaxed != -1:
                 drop_relaxation(S, R, game_bytes)
-        quota = restarts + (S.nodes + R.nodes) // share if restarts > 0 else 0
+        # the restarts' quota: a share of the game's positions and of the relaxation's once it is
+        # won (all of them when the restarts trust the unproved rule). While the relaxation runs
+        # undecided it may be proving the loss, which would waste the restarts' positions. A
+        # budget only: each restart is a complete search.
+        quota = restarts + (S.nodes + (R.nodes if relaxed != -1 or T.cfg.trust_unproved else 0)) // share \
+            if restarts > 0 else 0
         while T.nodes + RESTART_NODES * luby(runs + 1) <= quota:
             runs += 1
             end = cap(T, T.nodes + RESTART_NODES * luby(runs), max_nodes, S.nodes + R.nodes)

@@ -612,7 +612,7 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
 
     Every listed seed is proven winnable. Rerunning the same command resumes the grading and
     writes the same FILE."""
-    from .pick import pick as pick_seeds, races_of
+    from .pick import pick as pick_seeds, races_of, store_of
     from .players.grade import grading_options
     from .survey import parse_seeds
 
@@ -630,7 +630,8 @@ def pick(out: str, seeds: str | None, convention: str | None, jobs: int | None, 
         racing = setup_from_options(pair_variant, "race", chosen[0].draw, chosen[0].passes, pair_players,
                                     hidden=_hidden_from_options(samples, sample_nodes),
                                     sampling_seed=sampling_seed)
-    with _resumable(f"the grades so far are kept in {out}.grades" + (f", the pairs raced in {out}.races" if pairs else "")):
+    kept = f"the grades so far are kept in {store_of(Path(out))}"
+    with _resumable(kept + (f", the pairs raced in {races_of(Path(out))}" if pairs else "")):
         done = pick_seeds(out, parse_seeds(seeds), chosen[0], convention=convention or DEFAULT_CONVENTION,
                           limits=survey_limits(timeout, memory, max_nodes),
                           grading=grading_options(plays, samples, sample_nodes, sampling_seed),

@@ -91,14 +91,15 @@ def race_pairs(rows: Sequence[dict], setup: RaceSetup, plays: int, store: Path, 
 
     The races are a race survey of the listed pairs in the directory ``store``
     (:func:`dsolve.races.rows.survey`), so a killed run resumes with the pairs raced so far."""
-    listed = [(a["seed"], b["seed"]) for a, b in zip(rows[::2], rows[1::2])]
-    if not listed:
+    pairs = list(zip(rows[::2], rows[1::2]))
+    if not pairs:
         return []
+    listed = [(a["seed"], b["seed"]) for a, b in pairs]
     race_survey(store, range(1, len(listed) + 1), setup, plays, listed, jobs, scheduler, progress=progress)
     setting = setting_text(setup, plays)
     raced = {r["seed"]: r for r in open_races(store).rows.to_pylist() if r["setting"] == setting}
     kept = []
-    for k, (a, b) in enumerate(zip(rows[::2], rows[1::2]), 1):
+    for k, (a, b) in enumerate(pairs, 1):
         row = raced[k]
         if row["imbalance_low"] <= 0 <= row["imbalance_high"]:
             measured = {c: row[c] for c in ("imbalance", "imbalance_low", "imbalance_high")}

@@ -202,4 +202,4 @@ def grade_chunk(task: Task) -> pa.Table:
 
 
 GRADE = dataclasses.replace(SOLVE, name="grade", schema=GRADE_SCHEMA, work=grade_chunk, done="graded",
-                            legacy=None, former=None, upgrade=lambda table: table, retries=False)
+                            legacy=None, former=None, upgrade=lambda table: table, retries=True)

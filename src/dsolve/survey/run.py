@@ -168,7 +168,7 @@ def retry_unknown(
     that its wall time counts. A row's nodes and seconds add up over its tries. The manifest
     records the retry's limits; Ctrl-C or SIGTERM stop it as they stop :func:`run_survey`, and
     a rerun retries the rows still unknown. A damaged chunk stops it (InputError): resume the
-    survey first, which solves that chunk's seeds again. Only jobs that retry (solves) are retried.
+    survey first, which solves that chunk's seeds again. Only jobs that retry (solves, grades) are retried.
     """
     started, out = time.time(), Path(out)
     with claim(out):

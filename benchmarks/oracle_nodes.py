@@ -20,17 +20,11 @@ from pathlib import Path
 import click
 
 from dsolve.klondike.api import check
-from dsolve.rules import Rules
 
-ORACLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "oracle"
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+sys.path.insert(0, str(TESTS))
+from conftest import ORACLE, oracle_rules  # noqa: E402  (the tests' reading of an oracle row)
 DECIDED = ("winnable", "unwinnable")
-
-
-def rules_of(row: dict) -> Rules:
-    """The rules of an oracle row (``passes`` 0: unlimited; two decks: 8 foundations)."""
-    two = row.get("decks", "1") == "2"
-    return Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
-                 decks=2 if two else 1, foundations=8 if two else 4)
 
 
 def compare(before: list[dict], after: list[dict]) -> bool:
@@ -69,7 +63,7 @@ def main(out: Path, timeout: float, before: Path | None) -> None:
                 for row in csv.DictReader(g):
                     if row["verdict"] not in DECIDED:
                         continue
-                    result = check(int(row["seed"]), rules_of(row), timeout=timeout)
+                    result = check(int(row["seed"]), oracle_rules(row), timeout=timeout)
                     rows.append({"file": path.stem, "seed": int(row["seed"]), "oracle": row["verdict"],
                                  "verdict": result.verdict, "nodes": result.nodes, "seconds": result.seconds})
                     f.write(json.dumps(rows[-1]) + "\n")

@@ -20,6 +20,7 @@ from dsolve.cli import main
 from dsolve.klondike.deals import make_deal
 from dsolve.klondike.moves import TURN, Move
 from dsolve.klondike.result import Result
+from dsolve.rules import Rules
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 
@@ -29,6 +30,14 @@ def oracle_files(pattern: str) -> list[Path]:
     paths = sorted(ORACLE.glob(pattern))
     assert paths, f"no reference files {pattern} in {ORACLE}"
     return paths
+
+
+def oracle_rules(row: dict) -> Rules:
+    """The rules of a row of the oracle verdicts: ``passes`` 0 is unlimited; the two-deck rows
+    (``decks`` 2) are Solvitaire's, with 8 foundations."""
+    two = row.get("decks", "1") == "2"
+    return Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
+                 decks=2 if two else 1, foundations=8 if two else 4)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -22,7 +22,7 @@ from dsolve.klondike.moves import parse_move
 from dsolve.klondike.referee import replay
 from dsolve.rules import STANDARD_RULES, Rules, preset
 
-from conftest import oracle_files
+from conftest import oracle_files, oracle_rules
 from conftest import run
 
 # Solvitaire seed 90 (unwinnable for lonelybot), with a table so small that the core's search of
@@ -73,7 +73,7 @@ def _oracle_rows(per_file: int = 3) -> list:
 
 @pytest.mark.parametrize("row", _oracle_rows())
 def test_verdict_agrees_with_oracle(row):
-    rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1")
+    rules = oracle_rules(row)
     result = run("check", row["seed"], *rules_args(rules), "--timeout", "5")
     if result.exit_code == 3:
         pytest.skip(f"unknown within 5 s: {result.stdout.strip()}")

@@ -350,11 +350,12 @@ def double_rows(decided_only: bool, per_file: int | None) -> list:
 
 
 def double_agrees(row: dict, timeout: float) -> None:
+    from conftest import oracle_rules
+
     from dsolve.klondike.api import check
 
     assert row["decks"] == "2"
-    rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
-                  decks=2, foundations=8)
+    rules = oracle_rules(row)
     result = check(int(row["seed"]), rules, timeout=timeout)
     if result.verdict == "unknown":
         pytest.skip("not decided within the timeout (not a disagreement)")

@@ -21,9 +21,8 @@ from dsolve.klondike.dealfiles import dump_deal
 from dsolve.klondike.deals import make_deal
 from dsolve.klondike.referee import replay
 from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
-from dsolve.rules import Rules
 
-from conftest import oracle_files
+from conftest import oracle_files, oracle_rules
 
 FILES = oracle_files("verdicts-*.csv")  # single deck; the two-deck files are double-*
 RULE_SETS = ("d1-p0-king-w1", "d1-p1-king-w1", "d3-p0-any-w1", "d3-p0-king-w0", "d3-p0-king-w1",
@@ -55,17 +54,13 @@ def sample(path: Path) -> list[dict]:
                   key=lambda row: int(row["seed"]))
 
 
-def rules_of(row: dict) -> Rules:
-    return Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1")
-
-
 def params(pick) -> list:
     return [pytest.param(path.name, row, id=f"{path.stem}-seed{row['seed']}")
             for path in FILES for row in pick(path)]
 
 
 def agree(name: str, row: dict, timeout: float) -> None:
-    rules, seed = rules_of(row), int(row["seed"])
+    rules, seed = oracle_rules(row), int(row["seed"])
     result = check(seed, rules, timeout=timeout)
     if result.verdict == UNKNOWN:
         pytest.skip(UNDECIDED)

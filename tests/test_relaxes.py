@@ -22,7 +22,7 @@ from dsolve.rules import EMPTY_RULES, Rules, preset
 from dsolve.survey import load, run_survey
 from dsolve.survey.stats import summarize
 
-from conftest import fails, ok, oracle_files
+from conftest import fails, ok, oracle_files, oracle_rules
 
 D3 = Rules()
 
@@ -58,9 +58,7 @@ def _oracle_verdicts() -> dict[Rules, dict[int, str]]:
         with path.open(newline="") as f:
             for row in csv.DictReader(f):
                 if row["verdict"] in (WINNABLE, UNWINNABLE):
-                    rules = Rules(int(row["draw"]), int(row["passes"]) or None, row["empty"], row["worry"] == "1",
-                                  decks=int(row.get("decks", 1)))
-                    verdicts.setdefault(rules, {})[int(row["seed"])] = row["verdict"]
+                    verdicts.setdefault(oracle_rules(row), {})[int(row["seed"])] = row["verdict"]
     return verdicts
 
 

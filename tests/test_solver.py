@@ -768,6 +768,39 @@ def test_full_table_search_goes_on_full_deals(rules):
     pytest.fail(f"only {checked} overflowing seeds decided")
 
 
+_ORDER_SCRIPT = """
+import json
+from dsolve.klondike.api import solve
+from dsolve.klondike.deals import make_deal
+from dsolve.rules import Rules
+deals = [(make_deal("solvitaire", seed), rules) for seed in range(1, 13)
+         for rules in (Rules(3), Rules(1), Rules(3, 1))]
+first = [solve(deal, rules, max_nodes=20_000) for deal, rules in deals]
+again = [solve(deal, rules, max_nodes=20_000) for deal, rules in reversed(deals)][::-1]
+print(json.dumps([[(r.verdict, r.nodes) for r in first], [(r.verdict, r.nodes) for r in again]]))
+"""
+
+
+def test_a_search_finds_nothing_left_by_the_searches_before_it():
+    """Small tables are kept between searches (spare tables, see _core_table.pxi): a search must
+    find its table empty whatever the ones before it left there, so each deal searches the same
+    positions, whichever deals were solved before it in the process. (In a process of its own:
+    a table that is not empty may also make a search loop for ever.)"""
+    import json
+    import subprocess
+    import sys
+
+    import dsolve
+
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(dsolve.__file__))}
+    done = subprocess.run([sys.executable, "-c", _ORDER_SCRIPT], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, again = json.loads(done.stdout)
+    assert again == first
+    assert sum(nodes for _, nodes in first) > 20_000
+
+
 def test_table_grows_into_most_of_its_memory():
     """A search needing more positions than its memory holds fills a table of most of that memory:
     more than half of it (growing only by doubling, within a third, it would stop at a quarter)."""

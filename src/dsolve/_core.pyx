@@ -135,9 +135,12 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
     for k in range(len(talon)):
         cfg.stock_card[k] = talon[k]
         cfg.stock_index[<uint8_t>talon[k]] = k
-        for byte in range(256):
-            if (byte >> (k & 7)) & 1:
-                cfg.talon_pairs[(k >> 3) * 256 + byte] |= child_bit(talon[k])
+    # each byte value's pairs: those of its value without its lowest bit, and that bit's card's
+    for k in range(0, len(talon), 8):
+        for byte in range(1, 256):
+            cfg.talon_pairs[k * 32 + byte] = cfg.talon_pairs[k * 32 + (byte & (byte - 1))]
+            if k + ctz64(byte) < len(talon):
+                cfg.talon_pairs[k * 32 + byte] |= child_bit(cfg.stock_card[k + ctz64(byte)])
     memset(start, 0, sizeof(State))
     for p in range(len(piles)):
         if len(piles[p]) > PILE_CAP or not 0 <= down[p] < max(len(piles[p]), 1):

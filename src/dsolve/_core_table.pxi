@@ -31,14 +31,34 @@ cdef inline size_t mapped_bytes(size_t slots) noexcept nogil:
     """The bytes mapped for a table of ``slots`` slots: whole huge pages."""
     return (slots * sizeof(Slot) + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
 
+# Small tables (one huge page) kept between searches, all zero, a few per thread: a short search
+# (a player's, of hundreds to thousands of positions) otherwise spends a good share of its time
+# mapping its table, faulting in each page it first touches and unmapping it again. At most
+# SPARE_TABLES huge pages a thread stay mapped (what of them was ever touched stays resident);
+# they belong to no search, and no search's memory bound counts them.
+cdef extern from *:
+    """
+    #define DSOLVE_SPARE_TABLES 4
+    static __thread void* dsolve_spare[DSOLVE_SPARE_TABLES];
+    static __thread int dsolve_spares;
+    """
+    enum: SPARE_TABLES "DSOLVE_SPARE_TABLES"
+    void* spare_table "dsolve_spare" [SPARE_TABLES]
+    int spare_tables "dsolve_spares"
+
 cdef Slot* slots_alloc(size_t slots) noexcept nogil:
     """``slots`` zeroed slots, mapped on their own on a huge-page boundary and, when more than
     one huge page, advised onto huge pages: with 4 kB pages nearly every probe of a big table
     also misses the TLB (a page walk of its own), which made up about a fifth of the search's
     time. A table of one huge page or less stays on 4 kB pages: the first touch of a huge page
     zeroes all 2 MB of it, which cost a short search (a player's, of a few hundred positions)
-    more than its positions. NULL when out of memory."""
+    more than its positions; such a table is a spare one when there is one (see spare_table).
+    NULL when out of memory."""
+    global spare_tables
     cdef size_t size = mapped_bytes(slots), head
+    if size == HUGE_PAGE and spare_tables > 0:
+        spare_tables -= 1
+        return <Slot*>spare_table[spare_tables]
     cdef char* raw = <char*>mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
     if <void*>raw == MAP_FAILED:
@@ -51,9 +71,18 @@ cdef Slot* slots_alloc(size_t slots) noexcept nogil:
         madvise(raw + head, size, MADV_HUGEPAGE)
     return <Slot*>(raw + head)
 
-cdef void slots_free(Slot* slot, size_t slots) noexcept nogil:
-    if slot != NULL:
-        munmap(slot, mapped_bytes(slots))
+cdef void slots_free(Slot* slot, size_t slots, size_t used) noexcept nogil:
+    """Free a table of ``slots`` slots whose first ``used`` may be non-zero: a small one becomes
+    a spare (zeroed again) while there is room for one."""
+    global spare_tables
+    if slot == NULL:
+        return
+    if mapped_bytes(slots) == HUGE_PAGE and spare_tables < SPARE_TABLES:
+        memset(slot, 0, used * sizeof(Slot))
+        spare_table[spare_tables] = slot
+        spare_tables += 1
+        return
+    munmap(slot, mapped_bytes(slots))
 
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.max_slots = max_bytes // sizeof(Slot)
@@ -76,7 +105,7 @@ cdef void table_clear(Table* t) noexcept nogil:
     t.full = False
 
 cdef void table_free(Table* t) noexcept nogil:
-    slots_free(t.slot, t.cap)
+    slots_free(t.slot, t.cap, t.cap if t.count != 0 else 0)
 
 cdef inline size_t table_home(const Table* t, uint64_t ka) noexcept nogil:
     """The key's home slot: its top 32 bits scaled to the capacity."""
@@ -149,14 +178,16 @@ cdef size_t grown_cap(const Table* t) noexcept nogil:
 
 cdef bint table_grow(Table* t) noexcept nogil:
     """Rehash into a table of grown_cap slots, unmapping the old table a huge page at a time as the
-    rehash passes it. A key's home scales with the capacity, so the keys of old slot i land near
-    slot i * new_cap / old_cap of the new table: the new table's pages are touched in about the
-    order the old one's are freed, and the memory held stays near the new table's size (a huge
-    page or two more for clusters that wrap around the end). So the bound is the table's own
-    size, not the old and the grown table together."""
+    rehash passes it (one of a single huge page is freed whole after it, see slots_free). A key's
+    home scales with the capacity, so the keys of old slot i land near slot i * new_cap / old_cap
+    of the new table: the new table's pages are touched in about the order the old one's are
+    freed, and the memory held stays near the new table's size (a huge page or two more for
+    clusters that wrap around the end). So the bound is the table's own size, not the old and the
+    grown table together."""
     cdef Slot* old = t.slot
     cdef size_t old_cap = t.cap, new_cap = grown_cap(t), i, freed = 0
     cdef size_t per_page = HUGE_PAGE // sizeof(Slot), rest
+    cdef bint small = mapped_bytes(old_cap) == HUGE_PAGE
     cdef Slot* grown
     if new_cap == 0:
         return False
@@ -169,9 +200,12 @@ cdef bint table_grow(Table* t) noexcept nogil:
     for i in range(old_cap):
         if old[i].a != 0:
             table_put(t, old[i].a, old[i].b)
-        if i + 1 - freed == per_page:
+        if not small and i + 1 - freed == per_page:
             munmap(old + freed, HUGE_PAGE)
             freed = i + 1
+    if small:                           # may become a spare (see slots_free)
+        slots_free(old, old_cap, old_cap)
+        return True
     rest = mapped_bytes(old_cap) - freed * sizeof(Slot)
     if rest > 0:
         munmap(old + freed, rest)

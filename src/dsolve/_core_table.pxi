@@ -34,8 +34,9 @@ cdef inline size_t mapped_bytes(size_t slots) noexcept nogil:
 # Small tables (one huge page) kept between searches, all zero, a few per thread: a short search
 # (a player's, of hundreds to thousands of positions) otherwise spends a good share of its time
 # mapping its table, faulting in each page it first touches and unmapping it again. At most
-# SPARE_TABLES huge pages a thread stay mapped (what of them was ever touched stays resident);
-# they belong to no search, and no search's memory bound counts them.
+# SPARE_TABLES huge pages a thread stay mapped (what of them was ever touched stays resident, and
+# a thread's are not given back when it ends); they belong to no search, and no search's memory
+# bound counts them.
 cdef extern from *:
     """
     #define DSOLVE_SPARE_TABLES 4

@@ -20,11 +20,11 @@ from pathlib import Path
 import click
 
 from dsolve.klondike.api import check
+from dsolve.klondike.result import UNWINNABLE, WINNABLE
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
 from conftest import ORACLE, oracle_rules  # noqa: E402  (the tests' reading of an oracle row)
-DECIDED = ("winnable", "unwinnable")
 
 
 def compare(before: list[dict], after: list[dict]) -> bool:
@@ -61,7 +61,7 @@ def main(out: Path, timeout: float, before: Path | None) -> None:
         for path in sorted(ORACLE.glob("*verdicts-*.csv")):
             with path.open(newline="") as g:
                 for row in csv.DictReader(g):
-                    if row["verdict"] not in DECIDED:
+                    if row["verdict"] not in (WINNABLE, UNWINNABLE):
                         continue
                     result = check(int(row["seed"]), oracle_rules(row), timeout=timeout)
                     rows.append({"file": path.stem, "seed": int(row["seed"]), "oracle": row["verdict"],

@@ -104,7 +104,8 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
                        int waste, int passes_used, int decks, int foundations) except -1:
     """Set up the configuration and the starting state of a position (see solve_position);
     ValueError for one beyond the core's fixed sizes."""
-    cdef int p, k, byte, hidden
+    cdef int p, k, byte, hidden, lowest
+    cdef uint32_t* pairs
     cdef uint8_t pile[PILE_CAP]
     if len(piles) > MAX_PILES or len(talon) > MAX_TALON or len(down) != len(piles):
         raise ValueError("deal too large for the native core")
@@ -137,10 +138,12 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
         cfg.stock_index[<uint8_t>talon[k]] = k
     # each byte value's pairs: those of its value without its lowest bit, and that bit's card's
     for k in range(0, len(talon), 8):
+        pairs = &cfg.talon_pairs[(k >> 3) * 256]
         for byte in range(1, 256):
-            cfg.talon_pairs[k * 32 + byte] = cfg.talon_pairs[k * 32 + (byte & (byte - 1))]
-            if k + ctz64(byte) < len(talon):
-                cfg.talon_pairs[k * 32 + byte] |= child_bit(cfg.stock_card[k + ctz64(byte)])
+            lowest = k + ctz64(byte)
+            pairs[byte] = pairs[byte & (byte - 1)]
+            if lowest < len(talon):
+                pairs[byte] |= child_bit(cfg.stock_card[lowest])
     memset(start, 0, sizeof(State))
     for p in range(len(piles)):
         if len(piles[p]) > PILE_CAP or not 0 <= down[p] < max(len(piles[p]), 1):

@@ -31,11 +31,12 @@ cdef inline size_t mapped_bytes(size_t slots) noexcept nogil:
     """The bytes mapped for a table of ``slots`` slots: whole huge pages."""
     return (slots * sizeof(Slot) + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
 
-# Small tables (one huge page) kept between searches, all zero, a few per thread: a short search
-# (a player's, of hundreds to thousands of positions) otherwise spends a good share of its time
-# mapping its table, faulting in each page it first touches and unmapping it again. At most
-# SPARE_TABLES huge pages a thread stay mapped (what of them was ever touched stays resident);
-# they belong to no search, and no search's memory bound counts them.
+# Small tables (of PLANNED_SLOTS at most, one huge page mapped) kept between searches, all zero, a
+# few per thread: a short search (a player's, of hundreds to thousands of positions) otherwise
+# spends a good share of its time mapping its table, faulting in each page it first touches and
+# unmapping it again. At most SPARE_TABLES such tables a thread stay mapped (what of them was ever
+# touched stays resident, at most 1 MB each, and a thread's are not given back when it ends); they
+# belong to no search, and no search's memory bound counts them.
 cdef extern from *:
     """
     #define DSOLVE_SPARE_TABLES 4
@@ -52,11 +53,11 @@ cdef Slot* slots_alloc(size_t slots) noexcept nogil:
     also misses the TLB (a page walk of its own), which made up about a fifth of the search's
     time. A table of one huge page or less stays on 4 kB pages: the first touch of a huge page
     zeroes all 2 MB of it, which cost a short search (a player's, of a few hundred positions)
-    more than its positions; such a table is a spare one when there is one (see spare_table).
-    NULL when out of memory."""
+    more than its positions. A table of PLANNED_SLOTS or fewer is a spare one when there is one
+    (see spare_table). NULL when out of memory."""
     global spare_tables
     cdef size_t size = mapped_bytes(slots), head
-    if size == HUGE_PAGE and spare_tables > 0:
+    if slots <= PLANNED_SLOTS and spare_tables > 0:
         spare_tables -= 1
         return <Slot*>spare_table[spare_tables]
     cdef char* raw = <char*>mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
@@ -72,12 +73,12 @@ cdef Slot* slots_alloc(size_t slots) noexcept nogil:
     return <Slot*>(raw + head)
 
 cdef void slots_free(Slot* slot, size_t slots, size_t used) noexcept nogil:
-    """Free a table of ``slots`` slots whose first ``used`` may be non-zero: a small one becomes
-    a spare (zeroed again) while there is room for one."""
+    """Free a table of ``slots`` slots whose first ``used`` may be non-zero: one of PLANNED_SLOTS
+    or fewer becomes a spare (zeroed again) while there is room for one."""
     global spare_tables
     if slot == NULL:
         return
-    if mapped_bytes(slots) == HUGE_PAGE and spare_tables < SPARE_TABLES:
+    if slots <= PLANNED_SLOTS and spare_tables < SPARE_TABLES:
         memset(slot, 0, used * sizeof(Slot))
         spare_table[spare_tables] = slot
         spare_tables += 1

@@ -1,10 +1,14 @@
 """The race-table evidence drawn from a grading survey (dsolve.players.grade_stats)."""
-import pytest
+import json
 
+import pytest
+from click.testing import CliRunner
+
+from dsolve.cli import main
 from dsolve.errors import InputError
 from dsolve.klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
 from dsolve.players.grade import grading_options
-from dsolve.players.grade_stats import class_moves, grades_of, spearman, summarize_grades
+from dsolve.players.grade_stats import class_moves, grade_lines, grades_of, spearman, summarize_grades
 from dsolve.rules import preset
 from dsolve.survey import run_survey
 from dsolve.survey.stats import mean_interval, wilson
@@ -42,6 +46,44 @@ def test_rates_over_deals_shares_and_gaps():
     assert [q["n"] for q in quartiles] == [1, 1, 1]  # three deals: a group each, with no interval
     assert [q["nodes_from"] for q in quartiles] == [5, 50, 500] and quartiles[0]["mean"] == 1.0
     assert quartiles[0]["low"] is None and quartiles[0]["high"] is None
+
+
+def test_grade_lines_print_the_summary_in_percent():
+    rows = [row(WINNABLE, 1.0, 0.5), row(WINNABLE, 0.25, 0.0, traps=3), row(UNWINNABLE, difficulty=UNWINNABLE)]
+    lines = grade_lines(summarize_grades(rows))
+    low, high = mean_interval([1.0, 0.25, 0.0])
+    assert lines[0] == (f"  hidden    wins 41.7 % [{100 * low:.1f}, {100 * high:.1f}] of all deals, 62.5 % "
+                        f"[{100 * mean_interval([1.0, 0.25])[0]:.1f}, {100 * mean_interval([1.0, 0.25])[1]:.1f}] "
+                        "of winnable ones; winnable deals won in under half the plays: "
+                        f"50.0 % [{100 * wilson(1, 2)[0]:.1f}, {100 * wilson(1, 2)[1]:.1f}] (1/2)")
+    assert lines[1].startswith("  careless  wins 16.7 % [") and "(1/2)" in lines[1]
+    assert lines[2].startswith("  skill gap 37.5 % [") and "traps 37.5 % [" in lines[2] and "(3/8)" in lines[2]
+    assert lines[3] == "  classes   easy 2, medium 0, hard 0, lottery 0, unwinnable 1, unknown 0"
+    # one deal: a mean without an interval; no winnable deal: no mean at all
+    one = grade_lines(summarize_grades([row(WINNABLE, 0.5, 0.25)]))
+    assert one[0].startswith("  hidden    wins 50.0 % of all deals, 50.0 % of winnable ones;")
+    none = grade_lines(summarize_grades([row(UNWINNABLE, difficulty=UNWINNABLE)]))
+    assert none[0].startswith("  hidden    wins 0.0 % of all deals, - of winnable ones;")
+
+
+def test_stats_of_grades_shows_the_players(tmp_path):
+    """``dsolve stats`` on the grades behind a pick: the survey's block and, per rule set, the
+    players' lines (in the JSON, the summary under ``grades``); a solve survey has none."""
+    rules = [preset("race"), preset("standard")]
+    run_survey(tmp_path / "g", range(1, 4), rules, jobs=1, job="grade",
+               params=grading_options(plays=1, samples=2, max_nodes=300))
+    out = CliRunner().invoke(main, ["stats", str(tmp_path / "g")])
+    assert out.exit_code == 0, out.output
+    summaries = {r: summarize_grades(found) for r, found in grades_of(tmp_path / "g").items()}
+    for rules_text, summary in summaries.items():
+        block = out.output[out.output.index(rules_text + "\n"):]
+        assert "\n".join(grade_lines(summary)) in block.split("\n\n")[0]
+    data = json.loads(CliRunner().invoke(main, ["stats", str(tmp_path / "g"), "--json"]).output)
+    assert [r["grades"]["difficulty"] for r in data["rule_sets"]] == [s["difficulty"] for s in summaries.values()]
+    run_survey(tmp_path / "s", range(1, 3), rules[:1], jobs=1)
+    plain = CliRunner().invoke(main, ["stats", str(tmp_path / "s")]).output
+    assert "hidden" not in plain and "classes" not in plain
+    assert "grades" not in json.loads(CliRunner().invoke(main, ["stats", str(tmp_path / "s"), "--json"]).output)["rule_sets"][0]
 
 
 def test_no_decided_deal_gives_no_means_and_shares_of_nothing():

@@ -26,7 +26,7 @@ from dsolve.races.race import RaceSetup
 from dsolve.races.table import RaceRules
 from dsolve.races.rows import open_races, survey as race_survey
 from dsolve.races.stats import format_summary, summarize as summarize_races
-from dsolve.players.grade_stats import class_moves, grades_of, summarize_grades
+from dsolve.players.grade_stats import class_moves, grade_lines, grades_of, summarize_grades
 from dsolve.rules import Rules, preset
 from dsolve.survey import load, open_survey, run_survey
 from dsolve.survey.stats import summarize
@@ -173,7 +173,8 @@ def race_lines(text: str, directory: Path, shown: str) -> None:
         assert (f"{rules}: {s['deals']} deals, {s['verdicts']['winnable']} winnable, "
                 f"{s['verdicts']['unwinnable']} unwinnable, {s['verdicts']['unknown']} unknown; winnable {100 * w['share']:5.1f} % "
                 f"[{100 * w['low']:.1f}, {100 * w['high']:.1f}]") in text
-        assert f"  hidden   wins {100 * h['mean']:5.1f} % [{100 * h['low']:.1f}, {100 * h['high']:.1f}] of all deals" in text
+        assert "\n".join(grade_lines(s)) in text
+        assert f"  hidden    wins {100 * h['mean']:.1f} % [{100 * h['low']:.1f}, {100 * h['high']:.1f}] of all deals" in text
 
 
 def test_race_notebook_runs_on_the_repository_grades(monkeypatch):

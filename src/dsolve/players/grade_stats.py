@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
-from ..survey.stats import mean, share
+from ..survey.stats import mean, share, share_text
 from ..survey.store import open_survey
 from .grade import DIFFICULTIES, GRADE
 
@@ -85,6 +85,31 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
         summary[name] = {"spearman": spearman(key, hidden),
                          "quartiles": _by_quantile(key, hidden, name) if len(won) else []}
     return summary
+
+
+def _percent(m: dict) -> str:
+    """A :func:`~dsolve.survey.stats.mean` of rates as ``37.5 % [36.7, 38.2]`` (no interval for
+    one value, ``-`` for none)."""
+    if m["mean"] is None:
+        return "-"
+    interval = f" [{100 * m['low']:.1f}, {100 * m['high']:.1f}]" if m["low"] is not None else ""
+    return f"{100 * m['mean']:.1f} %{interval}"
+
+
+def grade_lines(summary: dict) -> list[str]:
+    """A :func:`summarize_grades` summary as the lines ``dsolve stats`` prints for a rule set of
+    grades: each player's wins over all and over winnable deals, the share of winnable deals won in
+    under half the plays, the skill gap, the traps and the difficulty classes (percentages)."""
+    lines = []
+    for player in ("hidden", "careless"):
+        p = summary[player]
+        lines.append(f"  {player:<9} wins {_percent(p['all_deals'])} of all deals, "
+                     f"{_percent(p['winnable'])} of winnable ones; winnable deals won in "
+                     f"under half the plays: {share_text(p['under_half'], 1)}")
+    lines.append(f"  skill gap {_percent(summary['skill_gap'])} (hidden less careless win rate, "
+                 f"winnable deals); traps {share_text(summary['traps'], 1)} of the hidden plays")
+    lines.append("  classes   " + ", ".join(f"{d} {n}" for d, n in summary["difficulty"].items()))
+    return lines
 
 
 def grades_of(out: str | os.PathLike) -> dict[str, list[dict]]:

@@ -262,8 +262,9 @@ def _reasons_text(by_limit: dict[str, int]) -> str:
                             for limit, n in by_limit.items()) + ")"
 
 
-def format_stats(summaries: Sequence[Summary]) -> str:
-    """The ``dsolve stats`` report: a block per rule set."""
+def format_stats(summaries: Sequence[Summary], more: dict[str, list[str]] | None = None) -> str:
+    """The ``dsolve stats`` report: a block per rule set, ending with its lines in ``more``
+    (by rule set) if any."""
     blocks = []
     for s in summaries:
         if not s.n:
@@ -279,6 +280,7 @@ def format_stats(summaries: Sequence[Summary]) -> str:
             f"  length    {_spread_text(s.length, '.0f', ' moves')}",
             f"  time      {_spread_text(s.seconds, '.3g', ' s')}; total {s.total_seconds:.1f} s",
             f"  slowest   seeds {slow}",
+            *(more or {}).get(s.rules, []),
         ]))
     return "\n\n".join(blocks)
 
@@ -325,8 +327,16 @@ def survey_report(directory: str | os.PathLike, as_json: bool = False, compare: 
     if compare and not as_json:
         labels = preset_labels() if labels is None else labels
         summaries = [replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
+    grades = {}  # rule set -> summarize_grades, for the grades behind dsolve pick
+    if manifest.job == "grade" and not compare:
+        from ..players.grade_stats import grades_of, summarize_grades
+        grades = {rules: summarize_grades(rows) for rules, rows in grades_of(directory).items() if rows}
     if as_json:
         return json.dumps({"survey": asdict(manifest), "wall_time": asdict(wall),
-                           "rule_sets": [s.to_dict() for s in summaries]}, indent=2)
+                           "rule_sets": [{**s.to_dict(), **({"grades": grades[s.rules]} if s.rules in grades else {})}
+                                         for s in summaries]}, indent=2)
     heading = manifest.describe(table.num_rows) + ("" if compare else f"\n{wall}")
-    return f"{heading}\n\n{(format_compare if compare else format_stats)(summaries)}"
+    if compare:
+        return f"{heading}\n\n{format_compare(summaries)}"
+    from ..players.grade_stats import grade_lines
+    return f"{heading}\n\n{format_stats(summaries, {r: grade_lines(g) for r, g in grades.items()})}"

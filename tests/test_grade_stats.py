@@ -11,7 +11,7 @@ from dsolve.players.grade import grading_options
 from dsolve.players.grade_stats import class_moves, grade_lines, grades_of, spearman, summarize_grades
 from dsolve.rules import preset
 from dsolve.survey import run_survey
-from dsolve.survey.stats import mean_interval, wilson
+from dsolve.survey.stats import mean, mean_interval, wilson
 
 
 def row(verdict, hidden=0.0, careless=0.0, plays=4, traps=0, length=None, nodes=10, difficulty="easy"):
@@ -51,9 +51,10 @@ def test_rates_over_deals_shares_and_gaps():
 def test_grade_lines_print_the_summary_in_percent():
     rows = [row(WINNABLE, 1.0, 0.5), row(WINNABLE, 0.25, 0.0, traps=3), row(UNWINNABLE, difficulty=UNWINNABLE)]
     lines = grade_lines(summarize_grades(rows))
-    low, high = mean_interval([1.0, 0.25, 0.0])
-    assert lines[0] == (f"  hidden    wins 41.7 % [{100 * low:.1f}, {100 * high:.1f}] of all deals, 62.5 % "
-                        f"[{100 * mean_interval([1.0, 0.25])[0]:.1f}, {100 * mean_interval([1.0, 0.25])[1]:.1f}] "
+    over_all, over_won = mean([1.0, 0.25, 0.0], shares=True), mean([1.0, 0.25], shares=True)
+    assert over_all["low"] == 0.0 and over_won["high"] == 1.0  # cut to 0..1
+    assert lines[0] == (f"  hidden    wins 41.7 % [0.0, {100 * over_all['high']:.1f}] of all deals, 62.5 % "
+                        f"[{100 * over_won['low']:.1f}, 100.0] "
                         "of winnable ones; winnable deals won in under half the plays: "
                         f"50.0 % [{100 * wilson(1, 2)[0]:.1f}, {100 * wilson(1, 2)[1]:.1f}] (1/2)")
     assert lines[1].startswith("  careless  wins 16.7 % [") and "(1/2)" in lines[1]
@@ -84,6 +85,16 @@ def test_stats_of_grades_shows_the_players(tmp_path):
     plain = CliRunner().invoke(main, ["stats", str(tmp_path / "s")]).output
     assert "hidden" not in plain and "classes" not in plain
     assert "grades" not in json.loads(CliRunner().invoke(main, ["stats", str(tmp_path / "s"), "--json"]).output)["rule_sets"][0]
+
+
+def test_rate_intervals_stay_within_0_and_1():
+    """A mean of win rates over few deals has a normal interval reaching past 0..1: cut there (a
+    skill gap, a difference of rates, is not)."""
+    s = summarize_grades([row(WINNABLE, 1.0, 0.0), row(WINNABLE, 0.0, 1.0)])
+    assert (s["hidden"]["winnable"]["low"], s["hidden"]["winnable"]["high"]) == (0.0, 1.0)
+    assert (s["hidden"]["all_deals"]["low"], s["hidden"]["all_deals"]["high"]) == (0.0, 1.0)
+    assert (s["nodes"]["quartiles"][0]["low"], s["nodes"]["quartiles"][0]["high"]) == (None, None)  # one deal
+    assert s["skill_gap"]["low"] < -1 and s["skill_gap"]["high"] > 1
 
 
 def test_no_decided_deal_gives_no_means_and_shares_of_nothing():

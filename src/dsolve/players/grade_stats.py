@@ -4,7 +4,7 @@ relates to the length of the winning line and the search it took (the race-table
 
 Deals are the sampling units: a rate over all deals is the mean of the per-deal rates (a deal's
 plays share its cards, so they are not independent trials), with a normal 95 % interval over
-deals; a share of deals has a Wilson interval (:func:`dsolve.survey.stats.mean` and
+deals (a rate's cut to 0..1); a share of deals has a Wilson interval (:func:`dsolve.survey.stats.mean` and
 :func:`~dsolve.survey.stats.share`: ``n`` is the deals, or plays, they are over). Unwinnable deals
 count as lost by both players (they are not played); deals left unknown are left out and counted.
 """
@@ -47,8 +47,8 @@ def _by_quantile(key: np.ndarray, rates: np.ndarray, name: str) -> list[dict]:
     """Winnable deals in BY_QUANTILE groups of ``key`` (equal counts, by rank): each group's
     range of ``key`` and its mean hidden win rate with interval."""
     groups = np.array_split(np.argsort(key, kind="stable"), BY_QUANTILE)
-    return [{f"{name}_from": float(key[g].min()), f"{name}_to": float(key[g].max()), **mean(rates[g].tolist())}
-            for g in groups if len(g)]
+    return [{f"{name}_from": float(key[g].min()), f"{name}_to": float(key[g].max()),
+             **mean(rates[g].tolist(), shares=True)} for g in groups if len(g)]
 
 
 def summarize_grades(rows: Sequence[dict]) -> dict:
@@ -73,7 +73,7 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
         values, counts = np.unique(won_rates, return_counts=True)
         summary[player] = {
             "plays": sum(r[f"{player}_plays"] for r in won),
-            "all_deals": mean(rates), "winnable": mean(won_rates.tolist()),
+            "all_deals": mean(rates, shares=True), "winnable": mean(won_rates.tolist(), shares=True),
             "under_half": share(int((won_rates < 0.5).sum()), len(won)),
             "histogram": dict(zip(values.tolist(), counts.tolist())),
         }

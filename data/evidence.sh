@@ -4,6 +4,7 @@
 #   --fast now keeps).
 # Lane G: the same grades again with the hidden player's defaults (16 worlds of 10,000 positions):
 #   race and standard side by side, one core each; then their unknown deals graded again at 600 s.
+#   Then the seeds behind the double-solitaire pair pick (simultaneous-fr, 1..2000) graded the same way.
 # Lane B: double-solitaire race surveys of 2,000 random pairs with careless players
 #   (locked draw 3, open draw 1: what the issue asks; locked draw 1 on the first 1,000 pairs to set
 #   open against locked at the same draw), then pairs picked from seeds 1..2000 (a 20-race check, then 60),
@@ -41,6 +42,7 @@ laneG() {
     $D survey --out data/picks/$p-1e4-default.parquet.grades --retry-unknown --timeout 600 --jobs 1 >> /tmp/evidence-$p-default.log 2>&1
     $D pick --seeds 1-10000 --preset $p --out data/picks/$p-1e4-default.parquet --jobs 1 >> /tmp/evidence-$p-default.log 2>&1
   done
+  $D pick --seeds 1-2000 --preset simultaneous-fr --out data/picks/simultaneous-fr-2000-default.csv --jobs 2 >> /tmp/evidence-sfr-default.log 2>&1
 }
 laneB() {
   for v in "locked 3 2000" "open 1 2000" "locked 1 1000"; do set -- $v

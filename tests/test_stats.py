@@ -53,6 +53,8 @@ def test_a_mean_as_text():
     assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}) == "0.250 [0.125, 0.375]"
     assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}, 100, 1) == "25.0 [12.5, 37.5]"
     assert mean_text(mean([0.7]), 100, 1) == "70.0" and mean_text(mean([])) == "-"
+    assert mean_text({"n": 3, "mean": 0.25, "low": 0.125, "high": 0.375}, 100, 1, " %") == "25.0 % [12.5, 37.5]"
+    assert mean_text(mean([0.7]), 100, 1, " %") == "70.0 %" and mean_text(mean([]), unit=" %") == "-"
 
 
 def test_quantiles_by_the_nearest_rank():

@@ -15,11 +15,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
+import pyarrow as pa
 
 from ..errors import InputError
 from ..klondike.result import UNKNOWN, UNWINNABLE, WINNABLE
-from ..survey.stats import mean, share, share_text
-from ..survey.store import open_survey
+from ..survey.stats import mean, mean_text, share, share_text
+from ..survey.store import Manifest, open_survey
 from .grade import DIFFICULTIES, GRADE
 
 BY_QUANTILE = 4      # winnable deals split into quartiles of line length and of search effort
@@ -87,15 +88,6 @@ def summarize_grades(rows: Sequence[dict]) -> dict:
     return summary
 
 
-def _percent(m: dict) -> str:
-    """A :func:`~dsolve.survey.stats.mean` of rates as ``37.5 % [36.7, 38.2]`` (no interval for
-    one value, ``-`` for none)."""
-    if m["mean"] is None:
-        return "-"
-    interval = f" [{100 * m['low']:.1f}, {100 * m['high']:.1f}]" if m["low"] is not None else ""
-    return f"{100 * m['mean']:.1f} %{interval}"
-
-
 def grade_lines(summary: dict) -> list[str]:
     """A :func:`summarize_grades` summary as the lines ``dsolve stats`` prints for a rule set of
     grades: each player's wins over all and over winnable deals, the share of winnable deals won in
@@ -103,13 +95,21 @@ def grade_lines(summary: dict) -> list[str]:
     lines = []
     for player in ("hidden", "careless"):
         p = summary[player]
-        lines.append(f"  {player:<9} wins {_percent(p['all_deals'])} of all deals, "
-                     f"{_percent(p['winnable'])} of winnable ones; winnable deals won in "
+        lines.append(f"  {player:<9} wins {mean_text(p['all_deals'], 100, 1, ' %')} of all deals, "
+                     f"{mean_text(p['winnable'], 100, 1, ' %')} of winnable ones; winnable deals won in "
                      f"under half the plays: {share_text(p['under_half'], 1)}")
-    lines.append(f"  skill gap {_percent(summary['skill_gap'])} (hidden less careless win rate, "
+    lines.append(f"  skill gap {mean_text(summary['skill_gap'], 100, 1, ' %')} (hidden less careless win rate, "
                  f"winnable deals); traps {share_text(summary['traps'], 1)} of the hidden plays")
     lines.append("  classes   " + ", ".join(f"{d} {n}" for d, n in summary["difficulty"].items()))
     return lines
+
+
+def _by_rule_set(manifest: Manifest, table: pa.Table) -> dict[str, list[dict]]:
+    """A survey's rows, by rule set (every rule set of its manifest, with rows or not)."""
+    rows: dict[str, list[dict]] = {setting: [] for setting in manifest.settings}
+    for row in table.to_pylist():
+        rows[row["rules"]].append(row)
+    return rows
 
 
 def grades_of(out: str | os.PathLike) -> dict[str, list[dict]]:
@@ -117,10 +117,15 @@ def grades_of(out: str | os.PathLike) -> dict[str, list[dict]]:
     found = open_survey(out)
     if found.manifest.job != GRADE.name:
         raise InputError(f"{out} holds a {found.manifest.job} survey, not grades (dsolve pick's FILE.grades)")
-    rows: dict[str, list[dict]] = {setting: [] for setting in found.manifest.settings}
-    for row in found.rows.to_pylist():
-        rows[row["rules"]].append(row)
-    return rows
+    return _by_rule_set(found.manifest, found.rows)
+
+
+def grade_summaries(manifest: Manifest, table: pa.Table) -> dict[str, dict]:
+    """:func:`summarize_grades` of each rule set with rows of an open survey (its manifest and
+    rows) if it is a grading survey; none for a survey of other work."""
+    if manifest.job != GRADE.name:
+        return {}
+    return {rules: summarize_grades(rows) for rules, rows in _by_rule_set(manifest, table).items() if rows}
 
 
 def class_moves(before: Sequence[dict], after: Sequence[dict]) -> dict:

@@ -79,12 +79,13 @@ def quantile(values: Sequence[float], q: float) -> float | None:
     return quantiles(values, (q,))[0]
 
 
-def mean_text(m: dict, scale: float = 1.0, digits: int = 3) -> str:
-    """A :func:`mean` as ``0.412 [0.398, 0.426]`` (times ``scale``, ``digits`` after the point):
-    the mean alone when it has no interval, ``-`` when it has no values."""
+def mean_text(m: dict, scale: float = 1.0, digits: int = 3, unit: str = "") -> str:
+    """A :func:`mean` as ``0.412 [0.398, 0.426]`` (times ``scale``, ``digits`` after the point,
+    ``unit`` after the mean: ``41.2 % [39.8, 42.6]``): the mean alone when it has no interval,
+    ``-`` when it has no values."""
     if m["mean"] is None:
         return "-"
-    text = f"{scale * m['mean']:.{digits}f}"
+    text = f"{scale * m['mean']:.{digits}f}{unit}"
     if m["low"] is None:
         return text
     return f"{text} [{scale * m['low']:.{digits}f}, {scale * m['high']:.{digits}f}]"
@@ -328,9 +329,9 @@ def survey_report(directory: str | os.PathLike, as_json: bool = False, compare: 
         labels = preset_labels() if labels is None else labels
         summaries = [replace(s, rules=labels.get(s.rules, s.rules)) for s in summaries]
     grades = {}  # rule set -> summarize_grades, for the grades behind dsolve pick
-    if manifest.job == "grade" and not compare:
-        from ..players.grade_stats import grades_of, summarize_grades
-        grades = {rules: summarize_grades(rows) for rules, rows in grades_of(directory).items() if rows}
+    if not compare:
+        from ..players.grade_stats import grade_lines, grade_summaries  # (they import this module)
+        grades = grade_summaries(manifest, table)
     if as_json:
         return json.dumps({"survey": asdict(manifest), "wall_time": asdict(wall),
                            "rule_sets": [{**s.to_dict(), **({"grades": grades[s.rules]} if s.rules in grades else {})}
@@ -338,5 +339,4 @@ def survey_report(directory: str | os.PathLike, as_json: bool = False, compare: 
     heading = manifest.describe(table.num_rows) + ("" if compare else f"\n{wall}")
     if compare:
         return f"{heading}\n\n{format_compare(summaries)}"
-    from ..players.grade_stats import grade_lines
     return f"{heading}\n\n{format_stats(summaries, {r: grade_lines(g) for r, g in grades.items()})}"

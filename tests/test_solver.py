@@ -773,19 +773,21 @@ import json
 from dsolve.klondike.api import solve
 from dsolve.klondike.deals import make_deal
 from dsolve.rules import Rules
-deals = [(make_deal("solvitaire", seed), rules) for seed in range(1, 13)
+deals = [(make_deal("solvitaire", seed), rules, 20_000) for seed in range(1, 13)
          for rules in (Rules(3), Rules(1), Rules(3, 1))]
-first = [solve(deal, rules, max_nodes=20_000) for deal, rules in deals]
-again = [solve(deal, rules, max_nodes=20_000) for deal, rules in reversed(deals)][::-1]
+deals += [(make_deal("solvitaire", seed), Rules(3), 300_000) for seed in (701, 679, 598)]
+first = [solve(deal, rules, max_nodes=limit) for deal, rules, limit in deals]
+again = [solve(deal, rules, max_nodes=limit) for deal, rules, limit in reversed(deals)][::-1]
 print(json.dumps([[(r.verdict, r.nodes) for r in first], [(r.verdict, r.nodes) for r in again]]))
 """
 
 
 def test_a_search_finds_nothing_left_by_the_searches_before_it():
-    """Small tables are kept between searches (spare tables, see _core_table.pxi): a search must
-    find its table empty whatever the ones before it left there, so each deal searches the same
-    positions, whichever deals were solved before it in the process. (In a process of its own:
-    a table that is not empty may also make a search loop for ever.)"""
+    """Tables are kept between searches (spare tables, and larger ones in the pool: see
+    _core_table.pxi): a search must find its table empty whatever the ones before it left there,
+    so each deal searches the same positions, whichever deals were solved before it in the
+    process. The three longer searches grow tables of several of the pool's sizes. (In a process
+    of its own: a table that is not empty may also make a search loop for ever.)"""
     import json
     import subprocess
     import sys
@@ -799,6 +801,7 @@ def test_a_search_finds_nothing_left_by_the_searches_before_it():
     first, again = json.loads(done.stdout)
     assert again == first
     assert sum(nodes for _, nodes in first) > 20_000
+    assert min(nodes for _, nodes in first[-3:]) > 200_000
 
 
 def test_table_grows_into_most_of_its_memory():

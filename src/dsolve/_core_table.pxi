@@ -47,6 +47,79 @@ cdef extern from *:
     void* spare_table "dsolve_spare" [SPARE_TABLES]
     int spare_tables "dsolve_spares"
 
+# Larger tables (up to POOL_TABLE_BYTES each, POOL_BYTES in all) kept between searches by the
+# process, mapped as they were, for the next table of the same size: a survey solves deal after deal
+# in one process, and every search grows its tables through the same sizes. A page first touched
+# costs the kernel its zeroing (about a second a gigabyte on these machines: a twelfth of the time
+# of a search of a few million positions), clearing it again with memset a fiftieth of that. They
+# belong to no search, and no search's memory bound counts them; a table larger than
+# POOL_TABLE_BYTES empties the pool, so a search that outgrows the pooled sizes holds nothing more
+# than its tables. Shared by the threads, under a lock.
+cdef extern from *:
+    """
+    #include <pthread.h>
+    #define DSOLVE_POOL_TABLES 16
+    static pthread_mutex_t dsolve_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+    static void* dsolve_pool[DSOLVE_POOL_TABLES];
+    static size_t dsolve_pool_size[DSOLVE_POOL_TABLES];
+    static int dsolve_pooled;
+    static size_t dsolve_pool_bytes;
+    """
+    enum: POOL_TABLES "DSOLVE_POOL_TABLES"
+    ctypedef struct pthread_mutex_t:
+        pass
+    pthread_mutex_t pool_lock "dsolve_pool_lock"
+    int pthread_mutex_lock(pthread_mutex_t*) nogil
+    int pthread_mutex_unlock(pthread_mutex_t*) nogil
+    void* pool_table "dsolve_pool" [POOL_TABLES]
+    size_t pool_size "dsolve_pool_size" [POOL_TABLES]
+    int pooled "dsolve_pooled"
+    size_t pool_bytes "dsolve_pool_bytes"
+
+cdef enum:
+    POOL_TABLE_BYTES = 64 << 20
+    POOL_BYTES = 256 << 20
+
+cdef inline bint poolable(size_t size) noexcept nogil:
+    return HUGE_PAGE < size <= POOL_TABLE_BYTES
+
+cdef void* pool_take(size_t size) noexcept nogil:
+    """A pooled mapping of ``size`` bytes, not zeroed, or NULL (a size beyond the pool's empties
+    it)."""
+    global pooled, pool_bytes
+    cdef void* found = NULL
+    cdef int k
+    pthread_mutex_lock(&pool_lock)
+    if size > POOL_TABLE_BYTES:
+        for k in range(pooled):
+            munmap(pool_table[k], pool_size[k])
+        pooled = 0
+        pool_bytes = 0
+    for k in range(pooled):
+        if pool_size[k] == size:
+            found = pool_table[k]
+            pooled -= 1
+            pool_table[k] = pool_table[pooled]
+            pool_size[k] = pool_size[pooled]
+            pool_bytes -= size
+            break
+    pthread_mutex_unlock(&pool_lock)
+    return found
+
+cdef bint pool_put(void* mapping, size_t size) noexcept nogil:
+    """Keep a mapping of ``size`` bytes in the pool if there is room."""
+    global pooled, pool_bytes
+    cdef bint kept = False
+    pthread_mutex_lock(&pool_lock)
+    if pooled < POOL_TABLES and pool_bytes + size <= POOL_BYTES:
+        pool_table[pooled] = mapping
+        pool_size[pooled] = size
+        pooled += 1
+        pool_bytes += size
+        kept = True
+    pthread_mutex_unlock(&pool_lock)
+    return kept
+
 cdef Slot* slots_alloc(size_t slots) noexcept nogil:
     """``slots`` zeroed slots, mapped on their own on a huge-page boundary and, when more than
     one huge page, advised onto huge pages: with 4 kB pages nearly every probe of a big table
@@ -54,12 +127,19 @@ cdef Slot* slots_alloc(size_t slots) noexcept nogil:
     time. A table of one huge page or less stays on 4 kB pages: the first touch of a huge page
     zeroes all 2 MB of it, which cost a short search (a player's, of a few hundred positions)
     more than its positions. A table of PLANNED_SLOTS or fewer is a spare one when there is one
-    (see spare_table). NULL when out of memory."""
+    (see spare_table), a larger one a pooled one of its size when there is one (see pool_table).
+    NULL when out of memory."""
     global spare_tables
     cdef size_t size = mapped_bytes(slots), head
+    cdef void* reused
     if slots <= PLANNED_SLOTS and spare_tables > 0:
         spare_tables -= 1
         return <Slot*>spare_table[spare_tables]
+    if slots > PLANNED_SLOTS:
+        reused = pool_take(size)
+        if reused != NULL:
+            memset(reused, 0, size)
+            return <Slot*>reused
     cdef char* raw = <char*>mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
     if <void*>raw == MAP_FAILED:
@@ -74,7 +154,8 @@ cdef Slot* slots_alloc(size_t slots) noexcept nogil:
 
 cdef void slots_free(Slot* slot, size_t slots, size_t used) noexcept nogil:
     """Free a table of ``slots`` slots whose first ``used`` may be non-zero: one of PLANNED_SLOTS
-    or fewer becomes a spare (zeroed again) while there is room for one."""
+    or fewer becomes a spare (zeroed again) while there is room for one, a larger one of the
+    pool's sizes goes to the pool while there is room (zeroed when taken again)."""
     global spare_tables
     if slot == NULL:
         return
@@ -82,6 +163,8 @@ cdef void slots_free(Slot* slot, size_t slots, size_t used) noexcept nogil:
         memset(slot, 0, used * sizeof(Slot))
         spare_table[spare_tables] = slot
         spare_tables += 1
+        return
+    if slots > PLANNED_SLOTS and poolable(mapped_bytes(slots)) and pool_put(slot, mapped_bytes(slots)):
         return
     munmap(slot, mapped_bytes(slots))
 
@@ -179,7 +262,8 @@ cdef size_t grown_cap(const Table* t) noexcept nogil:
 
 cdef bint table_grow(Table* t) noexcept nogil:
     """Rehash into a table of grown_cap slots, unmapping the old table a huge page at a time as the
-    rehash passes it (one of a single huge page is freed whole after it, see slots_free). A key's
+    rehash passes it (one of a single huge page, or of the pool's sizes, is freed whole after it,
+    see slots_free: the bound then holds but for a pooled table beside it). A key's
     home scales with the capacity, so the keys of old slot i land near slot i * new_cap / old_cap
     of the new table: the new table's pages are touched in about the order the old one's are
     freed, and the memory held stays near the new table's size (a huge page or two more for
@@ -188,7 +272,7 @@ cdef bint table_grow(Table* t) noexcept nogil:
     cdef Slot* old = t.slot
     cdef size_t old_cap = t.cap, new_cap = grown_cap(t), i, freed = 0
     cdef size_t per_page = HUGE_PAGE // sizeof(Slot), rest
-    cdef bint small = mapped_bytes(old_cap) == HUGE_PAGE
+    cdef bint small = mapped_bytes(old_cap) == HUGE_PAGE or poolable(mapped_bytes(old_cap))
     cdef Slot* grown
     if new_cap == 0:
         return False
@@ -204,7 +288,7 @@ cdef bint table_grow(Table* t) noexcept nogil:
         if not small and i + 1 - freed == per_page:
             munmap(old + freed, HUGE_PAGE)
             freed = i + 1
-    if small:                           # may become a spare (see slots_free)
+    if small:                           # may become a spare or pooled (see slots_free)
         slots_free(old, old_cap, old_cap)
         return True
     rest = mapped_bytes(old_cap) - freed * sizeof(Slot)

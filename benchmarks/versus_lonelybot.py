@@ -52,6 +52,7 @@ LONELYBOT_VERDICTS = {"Solvable in": "winnable", "Impossible": "unwinnable"}  # 
 class Run:
     verdict: str  # winnable / unwinnable / unknown; for --hop: won / lost / timeout
     cpu: float
+    positions: int = 0  # positions searched (see the module docstring); 0 for --hop
 
 
 def children_cpu() -> float:
@@ -97,8 +98,8 @@ def check_deal(lonecli: str, seed: int) -> None:
 def solve_dsolve(seed: int, draw: int, timeout: float) -> Run:
     rules = preset("standard" if draw == 3 else "standard-1")
     start = time.process_time()
-    verdict = check(seed, rules, timeout=timeout).verdict
-    return Run(verdict, time.process_time() - start)
+    result = check(seed, rules, timeout=timeout)
+    return Run(result.verdict, time.process_time() - start, result.nodes)
 
 
 def solve_lonelybot(lonecli: str, seed: int, draw: int, timeout: float) -> Run:
@@ -106,7 +107,8 @@ def solve_lonelybot(lonecli: str, seed: int, draw: int, timeout: float) -> Run:
                               cpu_cap=False)
     verdict = next((v for line in out.splitlines() for key, v in LONELYBOT_VERDICTS.items()
                     if line.startswith(key)), "unknown")
-    return Run(verdict, cpu)
+    misses = [line.split(":")[1] for line in out.splitlines() if line.startswith("Miss state:")]
+    return Run(verdict, cpu, int(misses[-1]) if misses else 0)
 
 
 def play_hop(lonecli: str, seed: int, draw: int, timeout: float) -> Run:
@@ -121,6 +123,14 @@ def cpu_line(runs: list[Run]) -> str:
     assert spread is not None
     return (f"CPU s: total {sum(r.cpu for r in runs):.2f}, median {spread.median:.4f}, "
             f"p99 {spread.p99:.3f}, max {spread.max:.3f}")
+
+
+def positions_line(runs: list[Run]) -> str:
+    positions, cpu = sum(r.positions for r in runs), sum(r.cpu for r in runs)
+    return f"positions: {positions:,}, {positions / cpu / 1e6:.2f} M a CPU second" if cpu else ""
+
+
+SLOWEST = 10  # seeds listed side by side, those dsolve spent the most CPU on
 
 
 def counts(runs: list[Run], verdicts: tuple[str, ...]) -> str:
@@ -159,10 +169,17 @@ def main(lonecli: str, seeds: str, draw: str, timeout: float, hop: bool) -> None
     verdicts = ("winnable", "unwinnable", "unknown")
     click.echo(head)
     for name, runs in (("dsolve", ours), ("lonelybot", theirs)):
-        click.echo(f"{name:>9}: {counts(runs, verdicts)}\n           {cpu_line(runs)}")
+        click.echo(f"{name:>9}: {counts(runs, verdicts)}\n           {cpu_line(runs)}\n"
+                   f"           {positions_line(runs)}")
     total_theirs = sum(r.cpu for r in theirs)
     if total_theirs:
         click.echo(f"CPU dsolve / lonelybot: {sum(r.cpu for r in ours) / total_theirs:.2f}")
+    click.echo(f"dsolve's {SLOWEST} slowest: seed, verdict, CPU s and positions of dsolve, then of lonelybot")
+    slowest = sorted(range(len(ours)), key=lambda k: ours[k].cpu, reverse=True)[:SLOWEST]
+    for k in slowest:
+        a, b = ours[k], theirs[k]
+        click.echo(f"  {seed_range[k]:>7} {a.verdict:>10} {a.cpu:7.2f} {a.positions:>11,}   "
+                   f"{b.verdict:>10} {b.cpu:7.2f} {b.positions:>11,}")
     unknown = [(s, a.verdict, b.verdict) for s, a, b in zip(seed_range, ours, theirs)
                if "unknown" in (a.verdict, b.verdict) and a.verdict != b.verdict]
     differ = [(s, a.verdict, b.verdict) for s, a, b in zip(seed_range, ours, theirs)

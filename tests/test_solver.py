@@ -228,6 +228,15 @@ def test_relaxation_decides_losses_the_game_search_cannot(seed):
     assert solved(deal, rules, max_nodes=200_000).verdict == UNWINNABLE
 
 
+def test_reserve_cards_are_built_on_at_once():
+    """Solvitaire seed 18615, draw 3: the relaxation proves the loss in under 250,000 positions,
+    as a card it plays from its reserve onto the tableau is built on at once (builds_next); with
+    every move allowed after such a card it took 578,039. (The brute force checks the rule's
+    soundness in the differential tests, draw 1 and the relaxation of the others.)"""
+    result = relaxation_only(make_deal("solvitaire", 18615), Rules(3), 60, max_nodes=250_000)
+    assert result.verdict == UNWINNABLE
+
+
 def test_random_order_searches_find_wins_the_ordered_search_buries():
     """Solvitaire seed 3563, draw 3: the search in the generator's order is still undecided after
     4,000,000 positions; with the random-order searches taking turns solve finds a win within
@@ -581,8 +590,8 @@ def test_looser_rules_never_lose_a_win_many(chain):
 
 # --- limits ------------------------------------------------------------------------------------
 
-# Solvitaire seed 90 under draw 1: unwinnable (lonelybot), half a million positions for the core.
-HARD_DEAL, HARD_RULES = make_deal("solvitaire", 90), Rules(1)
+# Solvitaire seed 598 under draw 1: unwinnable (lonelybot), 0.8 million positions for the core.
+HARD_DEAL, HARD_RULES = make_deal("solvitaire", 598), Rules(1)
 
 
 @pytest.mark.parametrize("max_nodes", [1, 1000, 5000, 30_000])

@@ -281,8 +281,10 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
     is a card built on it; a move of the card itself rewrites into playing it from the talon
     straight to where it goes. Every move in between touches neither it nor the card it covers,
     so can be made first: some winning line, if any, builds on it at once. There, a talon card
-    goes to the tableau only when something could be built on it next (could_build_on). (Two
-    decks alike: whether its copy is in the talon or not changes nothing about the reserve.)"""
+    goes to the tableau only when something could be built on it next (could_build_on), and
+    the search then makes only such builds (see builds_next, with the safe moves). (Two decks
+    alike for the first: whether its copy is in the talon or not changes nothing about the
+    reserve.)"""
     cdef int pos[MAX_TALON]
     cdef int pflags[MAX_TALON]
     cdef int npos = talon_reach(cfg, s, pos, pflags), j

@@ -8,6 +8,7 @@ cdef struct Edge:
     Slot key                      # key of the position the move leads to; a == 0: a win
     Move move
     uint8_t talon                 # talon size there (for the cursor's dominance)
+    uint8_t builds_next           # the position only builds on the card the move placed
 
 cdef struct Frame:
     State s
@@ -94,25 +95,42 @@ cdef void expand(Search* S, int d) noexcept nogil:
     stack holds a node's moves it has kept, not room for MAX_MOVES each, so it can grow deep.
 
     All keys are computed (and their table slots prefetched) before any is looked up, so the
-    cache misses of a node's children overlap instead of coming one after another."""
+    cache misses of a node's children overlap instead of coming one after another.
+
+    A position reached by a draw-1 reserve's card onto the tableau with no safe move after it
+    makes only the moves that build on that card (see builds_next)."""
     cdef Frame* f = &S.stack[d]
-    cdef int i, kept = 0
-    cdef int n = gen_moves(&S.cfg, &f.s, S.generated)
+    cdef int i, kept = 0, n = gen_moves(&S.cfg, &f.s, S.generated)
     cdef uint64_t ka, kb
     cdef Edge* e
+    cdef Move placed
     f.base = S.stack[d - 1].base + S.stack[d - 1].nmoves if d > 0 else 0
     e = edges_of(S, f)
+    if d > 0 and f.nsafe == 0:
+        placed = edges_of(S, &S.stack[d - 1])[S.stack[d - 1].next - 1].move
+        if builds_next(&S.cfg, placed):
+            n = builds_on(S.generated, n, placed.dst)
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
         e[i].move = S.generated[i]
         if quick_key(&S.cfg, &f.s, e[i].move, &e[i].key.a, &e[i].key.b, &e[i].talon):
             if verify_quick_keys:
                 check_quick_key(S, f, &e[i])
+            e[i].builds_next = builds_next(&S.cfg, e[i].move)   # quick keys: no safe move after
         else:
-            key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b, &e[i].talon)
+            e[i].builds_next = key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b,
+                                              &e[i].talon) == 0 and (
+                builds_next(&S.cfg, e[i].move) and e[i].key.a != 0)
         if e[i].key.a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
+            if e[i].builds_next:
+                __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ BUILDS_NEXT_KEY)])
     for i in range(n):
+        if e[i].builds_next:
+            # as searched already with all its moves (or only builds)
+            if table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
+                continue
+            e[i].key.a ^= BUILDS_NEXT_KEY
         if e[i].key.a != 0 and table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
             continue
         e[kept] = e[i]
@@ -123,28 +141,67 @@ cdef void expand(Search* S, int d) noexcept nogil:
     if S.shuffle:
         shuffle_moves(S, f)
 
+
+cdef uint64_t BUILDS_NEXT_KEY = <uint64_t>0x7d2c9e1a5b3f6480  # even: lane a's lowest bit stays on
+
+cdef inline bint builds_next(const Config* cfg, Move m) noexcept nogil:
+    """Whether the position move m leads to, when no safe move follows it, makes only the moves
+    that build on the card m placed: m plays a card of the draw-1 reserve (draw 1, unlimited
+    passes: every talon card reachable at any time) onto the tableau. One deck.
+
+    Sound by the argument of gen_talon, which this completes: in a winning line, delay the
+    placement of reserve card x onto card t to just before the first move that uses it. Until
+    then t stays uncovered, which only adds moves (and builders, see could_build_on: x is one
+    from the reserve), and the safe moves differ in nothing: if t turns safe so does x (one rank
+    lower, other colour: with worrying back x's foundation is then one below x, t's own at x's
+    rank, both others of t's colour at least x's less one, see safe_at; without it t cannot turn
+    safe before x is home), so in the line x went home from t and then t, as both do from the
+    reserve and the tableau in the delayed one. x's first use is a card built on it, which the
+    delayed line makes right after placing it, or a move of x itself (home, onto another card,
+    carried with the run under it), which the delayed line makes from the reserve or leaves for
+    later (the run moves without it). So some winning line, if any, builds on every reserve card
+    it places at once.
+
+    Such a position (the card just placed, nothing built on it) is keyed apart from the same
+    cards reached otherwise (BUILDS_NEXT_KEY: it makes fewer moves, so a later visit making them
+    all must not be pruned by it), and dropped when that other position has been searched."""
+    return cfg.draw1_reserve and m.kind == MV_TALON_TABLEAU and one_deck(cfg)
+
+cdef int builds_on(Move* moves, int n, int pile) noexcept nogil:
+    """Keep of ``moves`` those onto ``pile`` (onto the card just placed there: see builds_next)."""
+    cdef int i, kept = 0
+    for i in range(n):
+        if (moves[i].kind == MV_TABLEAU_TABLEAU or moves[i].kind == MV_TALON_TABLEAU
+                or moves[i].kind == MV_FOUNDATION_TABLEAU) and moves[i].dst == pile:
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
+
 cdef bint verify_quick_keys = False
 cdef long long quick_keys_checked = 0, quick_keys_wrong = 0
 
-cdef void made_child_key(const Config* cfg, const State* parent, Move m, State* child,
-                         uint64_t* ka, uint64_t* kb) noexcept nogil:
+cdef int made_child_key(const Config* cfg, const State* parent, Move m, State* child,
+                        uint64_t* ka, uint64_t* kb) noexcept nogil:
     """Make in ``child`` the position move m leads to from ``parent``, safe moves included, and
-    key it (``ka`` 0: a win)."""
+    key it (``ka`` 0: a win); returns the number of safe moves made."""
     cdef uint8_t sent[2 * MAX_CARD]
+    cdef int nsafe
     memcpy(child, parent, sizeof(State))
     apply_move(cfg, child, m)
-    safe_moves_after(cfg, child, m, sent)
+    nsafe = safe_moves_after(cfg, child, m, sent)
     if child.total_home == cfg.total:
         ka[0] = kb[0] = 0
     else:
         state_key(cfg, child, ka, kb)
+    return nsafe
 
-cdef void key_made_child(Search* S, const Frame* f, const Edge* e, uint64_t* ka, uint64_t* kb,
-                         uint8_t* talon_len) noexcept nogil:
+cdef int key_made_child(Search* S, const Frame* f, const Edge* e, uint64_t* ka, uint64_t* kb,
+                        uint8_t* talon_len) noexcept nogil:
     """Key the position f's move e leads to (``ka`` 0: a win), and its talon size, by making
-    it in S.scratch."""
-    made_child_key(&S.cfg, &f.s, e.move, &S.scratch, ka, kb)
+    it in S.scratch; returns the number of safe moves made."""
+    cdef int nsafe = made_child_key(&S.cfg, &f.s, e.move, &S.scratch, ka, kb)
     talon_len[0] = S.scratch.talon_len
+    return nsafe
 
 cdef void check_quick_key(Search* S, Frame* f, const Edge* e) noexcept nogil:
     """Key f's child by move e the long way and count whether quick_key agreed (see

@@ -50,6 +50,7 @@ cdef struct Config:
     int piles
     int total                    # cards in the deal
     int draw1_reserve            # draw 1 with unlimited passes: every talon card is always reachable
+    int relaxation               # the relaxation of a game with a stock (see relax_config)
     int twin_classes             # positions keyed by twin class (not under EMPTY_ANY; see state_key)
     int unique_cards             # one deck: every card once (the reductions that need it, see
                                  # _core_state.pxi); 0 for two decks

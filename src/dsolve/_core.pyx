@@ -125,6 +125,7 @@ cdef int load_position(Config* cfg, State* start, list piles, list down, list ta
     cfg.two_rounds = decks == 2 and foundations == 4
     cfg.home_slots = 8 if foundations == 8 else 4
     cfg.draw1_reserve = draw == 1 and passes == 0
+    cfg.relaxation = False
     # Not under EMPTY_ANY: there a part of a run may go into an empty column when the card it
     # leaves behind goes home (gen_runs), and of two classmates only one may have a parent under
     # its child that goes home: the position searched would not make every move its classmates
@@ -223,10 +224,11 @@ def solve_position(list piles, list down, list talon, int suits, int ranks, int 
       fraction of the game's positions; where it is won (decides nothing) it mostly is soon, and
       is dropped: so it runs long mostly on losses it will prove;
     * searches with every node's moves in a random order (fixed seed: the same call gives the
-      same result), the i-th of RESTART_NODES * luby(i) positions: ``restarts`` positions of
-      them at once (at most a tenth of ``max_nodes``), then one more whenever the other searches
-      have used RESTART_SHARE times its size. The time a depth-first search needs to find a win
-      is heavy-tailed, and a fresh order often finds at once a win the first order buried.
+      same result), the i-th of RESTART_NODES * luby(i) positions: as many positions of them as
+      the game's search has had, up to ``restarts`` (at most a tenth of ``max_nodes``), then one
+      more whenever the other searches have used RESTART_SHARE times its size. The time a
+      depth-first search needs to find a win is heavy-tailed, and a fresh order often finds at
+      once a win the first order buried.
       ``restarts`` 0: none. Where the two-deck safe-move rule is unproved (4 foundations,
       worrying back, spaces) these searches take it on trust and only look for wins, the first of
       them in the generator's order before all else (see schedule).

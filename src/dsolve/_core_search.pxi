@@ -582,12 +582,13 @@ cdef int schedule(Search* S, Search* R, Search* T, const State* start,
             if relaxed != -1:
                 drop_relaxation(S, R, game_bytes)
         # the restarts' quota: as many positions as the game's search has had, up to
-        # ``restarts``, and a share of the game's positions and of the relaxation's once it is
-        # won (all of them when the restarts trust the unproved rule). While the relaxation runs
-        # undecided it may be proving the loss, which would waste the restarts' positions; a loss
-        # the game's search proves in a few slices would waste the whole of ``restarts``. A budget
-        # only: each restart is a complete search.
-        quota = (min(restarts, S.nodes)
+        # ``restarts`` (all of ``restarts`` at once when they trust the unproved rule: their
+        # greedy searches find most two-deck wins), and a share of the game's positions and of the
+        # relaxation's once it is won (all of them when the restarts trust the unproved rule).
+        # While the relaxation runs undecided it may be proving the loss, which would waste the
+        # restarts' positions; a loss the game's search proves in a few slices would waste the
+        # whole of ``restarts``. A budget only: each restart is a complete search.
+        quota = ((restarts if T.cfg.trust_unproved else min(restarts, S.nodes))
                  + (S.nodes + (R.nodes if relaxed != -1 or T.cfg.trust_unproved else 0)) // share
                  if restarts > 0 else 0)
         while T.nodes + RESTART_NODES * luby(runs + 1) <= quota:

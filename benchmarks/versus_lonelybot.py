@@ -45,6 +45,7 @@ from dsolve.survey.stats import Spread
 
 GRACE_SECONDS = 5  # after SIGINT, how long lonecli may take to stop before it is killed
 BACKSTOP = 10  # with a CPU cap, wall seconds allowed per CPU second
+SLOWEST = 10  # seeds listed side by side, those dsolve spent the most CPU on
 LONELYBOT_VERDICTS = {"Solvable in": "winnable", "Impossible": "unwinnable"}  # else unknown
 
 
@@ -129,8 +130,6 @@ def positions_line(runs: list[Run]) -> str:
     positions, cpu = sum(r.positions for r in runs), sum(r.cpu for r in runs)
     return f"positions: {positions:,}, {positions / cpu / 1e6:.2f} M a CPU second" if cpu else ""
 
-
-SLOWEST = 10  # seeds listed side by side, those dsolve spent the most CPU on
 
 
 def counts(runs: list[Run], verdicts: tuple[str, ...]) -> str:

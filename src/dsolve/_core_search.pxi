@@ -100,7 +100,7 @@ cdef void expand(Search* S, int d) noexcept nogil:
     A position reached by a draw-1 reserve's card onto the tableau with no safe move after it
     makes only the moves that build on that card (see builds_next)."""
     cdef Frame* f = &S.stack[d]
-    cdef int i, kept = 0, n = gen_moves(&S.cfg, &f.s, S.generated)
+    cdef int i, kept = 0, nsafe, n = gen_moves(&S.cfg, &f.s, S.generated)
     cdef uint64_t ka, kb
     cdef Edge* e
     cdef Move placed
@@ -118,16 +118,15 @@ cdef void expand(Search* S, int d) noexcept nogil:
                 check_quick_key(S, f, &e[i])
             e[i].builds_next = builds_next(&S.cfg, e[i].move)   # quick keys: no safe move after
         else:
-            e[i].builds_next = key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b,
-                                              &e[i].talon) == 0 and (
-                builds_next(&S.cfg, e[i].move) and e[i].key.a != 0)
+            nsafe = key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b, &e[i].talon)
+            e[i].builds_next = nsafe == 0 and e[i].key.a != 0 and builds_next(&S.cfg, e[i].move)
         if e[i].key.a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
             if e[i].builds_next:
                 __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ BUILDS_NEXT_KEY)])
     for i in range(n):
         if e[i].builds_next:
-            # as searched already with all its moves (or only builds)
+            # the same cards, searched already with every move, cover it
             if table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
                 continue
             e[i].key.a ^= BUILDS_NEXT_KEY

@@ -157,6 +157,7 @@ cdef void slots_free(Slot* slot, size_t slots, size_t used) noexcept nogil:
     or fewer becomes a spare (zeroed again) while there is room for one, a larger one of the
     pool's sizes goes to the pool while there is room (zeroed when taken again)."""
     global spare_tables
+    cdef size_t size = mapped_bytes(slots)
     if slot == NULL:
         return
     if slots <= PLANNED_SLOTS and spare_tables < SPARE_TABLES:
@@ -164,9 +165,9 @@ cdef void slots_free(Slot* slot, size_t slots, size_t used) noexcept nogil:
         spare_table[spare_tables] = slot
         spare_tables += 1
         return
-    if slots > PLANNED_SLOTS and poolable(mapped_bytes(slots)) and pool_put(slot, mapped_bytes(slots)):
+    if poolable(size) and pool_put(slot, size):
         return
-    munmap(slot, mapped_bytes(slots))
+    munmap(slot, size)
 
 cdef bint table_init(Table* t, size_t max_bytes) noexcept nogil:
     t.max_slots = max_bytes // sizeof(Slot)

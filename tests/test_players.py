@@ -140,6 +140,19 @@ def test_safe_home_and_committing_moves():
     assert committing(Seat(deal, preset("casino")).view(), Move("turn"))
 
 
+def test_safe_home_judges_as_the_core_with_worrying_back():
+    """K♠ with hearts complete, diamonds at the queen and clubs at 9: within one rank of both
+    red foundations, safe without worrying back; with it, not (clubs more than three behind: the
+    king may be needed to hold the red queen taken back, for the jack of clubs on the 10)."""
+    view = Seat(make_deal("solvitaire", 2), STANDARD).view()
+    king_of_spades = Move(TABLEAU_TO_FOUNDATION, src=0, card=50)
+    view = dataclasses.replace(view, foundations=(9, 13, 12, 12))
+    assert safe_home(view, [king_of_spades]) is None
+    no_worry = dataclasses.replace(view, rules=dataclasses.replace(STANDARD, worry_back=False))
+    assert safe_home(no_worry, [king_of_spades]) == king_of_spades
+    assert safe_home(dataclasses.replace(view, foundations=(10, 13, 12, 12)), [king_of_spades]) == king_of_spades
+
+
 def peeked_view(seed: int, rules) -> Seat:
     """A seat whose player has turned the whole stock once and turned the waste over."""
     seat = Seat(make_deal("solvitaire", seed), rules)

@@ -304,6 +304,19 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
             to &= to - 1
     return n
 
+cdef void sort_reveals(const State* s, RunMoves* runs) noexcept nogil:
+    """Order the run moves that flip a card by the hidden cards of their source pile, most
+    first (a stable insertion sort: there are a few)."""
+    cdef int i, j
+    cdef Move m
+    for i in range(1, runs.n_reveals):
+        m = runs.reveals[i]
+        j = i - 1
+        while j >= 0 and s.down[runs.reveals[j].src] < s.down[m.src]:
+            runs.reveals[j + 1] = runs.reveals[j]
+            j -= 1
+        runs.reveals[j + 1] = m
+
 cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogil:
     """All macro moves worth trying, most promising first: cards home (from the piles, then from
     the talon), talon cards onto the tableau, run moves that flip a card, partial runs, runs that
@@ -317,7 +330,10 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     position's two moves side by side, 2.5 times fewer). In a game of draw 1 and unlimited passes
     (not the relaxation of another: there the wins, which decide nothing, came later) the run
     moves that flip a card and partial runs come before the talon's moves, as with two decks:
-    seeds 1..1000 at draw 1 took 10.4 million positions against 11.7 million."""
+    seeds 1..1000 at draw 1 took 10.4 million positions against 11.7 million. The run moves
+    that flip a card go from the pile with the most hidden cards first (sort_reveals): the wins
+    of seeds 1..1000 took 11 % fewer positions at both draws, those of every 80th of the slowest
+    tenth of seeds 1..100,000 of the draw-3 survey 35 % fewer."""
     cdef int n = 0, p, su
     cdef int empty = first_empty(cfg, s)
     cdef bint runs_first = not one_deck(cfg) or (cfg.draw1_reserve and not cfg.relaxation)
@@ -329,6 +345,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
     cdef RunMoves runs
     accepting(cfg, s, accept)
     gen_runs(cfg, s, accept, &runs, empty)
+    sort_reveals(s, &runs)
     if have_builds:
         builds = builders(cfg, s, runs.heads)
     for p in range(cfg.piles):

@@ -116,9 +116,11 @@ class _World:
 
 
 def safe_home(view: SeatView, legal: list[Move]) -> Move | None:
-    """A move of ``legal`` that sends a safe card home (see the core's ``safe_at``: Blake & Gent,
+    """A move of ``legal`` that sends a safe card home (the core's ``safe_at``: Blake & Gent,
     Theorem 1 / Corollary 3), or None. From the waste only under draw 1 with unlimited passes,
-    where every talon card stays reachable."""
+    where every talon card stays reachable. Within one rank of both opposite-colour foundations
+    is safe only without worrying back: with it, a card so close may still be needed to hold one
+    taken back (a king with its own colour's other suit four ranks behind)."""
     rules, home = view.rules, view.foundations
     waste_ok = rules.draw == 1 and rules.passes is None
 
@@ -130,7 +132,7 @@ def safe_home(view: SeatView, legal: list[Move]) -> Move | None:
             continue
         rank, suit = rank_of(move.card) + 1, suit_of(move.card)
         low = min(height(suit ^ 1), height(suit ^ 3))
-        if rank <= low + 1 or (rules.worry_back and rank <= low + 2 and rank <= height(suit ^ 2) + 3):
+        if (rank <= low + 2 and rank <= height(suit ^ 2) + 3 if rules.worry_back else rank <= low + 1):
             return move
     return None
 
@@ -233,6 +235,7 @@ class HiddenPlayer:
         self._met: set[tuple] = set()  # positions (talon as a ring) met since the worlds were dealt
         self._fallback = CarelessPlayer(rng)
         self._visits: Counter[SeatView] = Counter()
+        self._taken_back: set[int] = set()  # cards taken back from a foundation, not home since
         self.solves = 0  # positions decided so far (for measurements)
 
     def choose(self, view: SeatView) -> Move | None:
@@ -250,6 +253,10 @@ class HiddenPlayer:
                 return None
             move = self._step(view, action)
         self._follow(view, move)
+        if move.kind == FOUNDATION_TO_TABLEAU:
+            self._taken_back.add(move.card)
+        elif move.kind == TABLEAU_TO_FOUNDATION:
+            self._taken_back.discard(move.card)
         return move
 
     def _peek(self, view: SeatView) -> Move | None:
@@ -284,12 +291,12 @@ class HiddenPlayer:
         won = self._won(view, here)
         if not won:
             return self._fallback.choose(view)
+        votes = Counter(world.first for world in won)
         choices: dict[tuple, Move] = {}  # one committing action per position it leads to
         for action in options:
-            if committing(view, action):
+            if committing(view, action) and not self._sends_back(action, votes):
                 choices.setdefault(same_up_to_order(layout_key(self._led_to(here, action), walk)), action)
         commits = list(choices.values())
-        votes = Counter(world.first for world in won)
         best, losses = self._best_commit(view, here, commits, won, votes)
         if best is not None and losses == 0 and len(self._worlds) < self._options.confirm_worlds:
             self._deal(view, self._options.confirm_worlds - len(self._worlds))
@@ -302,6 +309,14 @@ class HiddenPlayer:
             if free:
                 return max(free, key=lambda a: votes[a])  # the first of the most voted
         return best or self._fallback.choose(view)
+
+    def _sends_back(self, action: Move, votes: Counter[Move]) -> bool:
+        """Whether ``action`` sends home a card taken back from its foundation that no won world
+        sends home next. Such a card came back to be used, and while the worlds' plans use it the
+        player does not commit to undoing that because a world still wins without it (each plan
+        winning on its own, the player could otherwise take cards back and send them home in turn,
+        round and round)."""
+        return action.kind == TABLEAU_TO_FOUNDATION and action.card in self._taken_back and not votes[action]
 
     def _deal(self, view: SeatView, count: int) -> None:
         """Deal ``count`` more worlds (all new ones when something new has been seen)."""

@@ -4,9 +4,10 @@
 
 Each seed is solved in this process, one after the other (``--jobs N``: N worker processes).
 The report: seeds solved, winnable / unwinnable / unknown, the median, 99th percentile and maximum
-solve time, total time, nodes per second overall, peak memory (maximum resident set size of this
-process and of its workers, and the largest transposition table: table_peak x 16 bytes) and the
-slowest seeds. Times are the solver's own (``Result.seconds``); ``wall`` adds dealing and the
+solve time, total time, nodes (also of the wins and of the losses apart: a move order changes the
+wins' alone) and nodes per second overall, peak memory (maximum resident set size of this process
+and of its workers, and the largest transposition table: table_peak x 16 bytes) and the slowest
+seeds. Times are the solver's own (``Result.seconds``); ``wall`` adds dealing and the
 expansion of winning lines. Ctrl-C stops early and reports the seeds finished so far.
 """
 from __future__ import annotations
@@ -74,6 +75,7 @@ def summarize(rows: list[Row], wall: float, slowest: int) -> dict[str, Any]:
         "max_seconds": spread.max if spread else None,
         "total_seconds": total, "wall_seconds": wall,
         "nodes": nodes, "nodes_per_second": nodes / total if total else None,
+        **{f"nodes_{v}": sum(r.nodes for r in rows if r.verdict == v) for v in ("winnable", "unwinnable")},
         "max_rss_mb": max_rss_mb(),
         "largest_table_peak": peak, "largest_table_mb": peak * TABLE_ENTRY_BYTES / 2 ** 20,
         "slowest": [asdict(r) for r in sorted(rows, key=lambda r: -r.seconds)[:slowest]],
@@ -89,7 +91,8 @@ def format_report(head: str, s: dict[str, Any]) -> str:
         f"unwinnable {s['unwinnable']}, unknown {s['unknown']}",
         f"seconds per seed: median {s['median_seconds']:.4f}, p99 {s['p99_seconds']:.3f}, "
         f"max {s['max_seconds']:.3f}; total {s['total_seconds']:.2f} (wall {s['wall_seconds']:.2f})",
-        f"nodes: {s['nodes']:,} in total, {s['nodes_per_second'] or 0:,.0f} nodes/s",
+        f"nodes: {s['nodes']:,} in total (winnable {s['nodes_winnable']:,}, unwinnable "
+        f"{s['nodes_unwinnable']:,}), {s['nodes_per_second'] or 0:,.0f} nodes/s",
         f"peak memory: max RSS {s['max_rss_mb']:.1f} MB; largest table {s['largest_table_peak']:,} "
         f"positions x {TABLE_ENTRY_BYTES} B = {s['largest_table_mb']:.1f} MB",
         f"slowest {len(s['slowest'])} seeds:",

@@ -21,7 +21,9 @@ The decision, with ``won`` the worlds the core wins from here:
    once for all actions that lead to the same position up to the piles' order (:func:`same_up_to_order`);
    the least losses wins, ties going to a card sent home, then to a reveal (it shows a card), then
    to the move most worlds' winning lines begin with. Scores are computed with early stops: a
-   move is dropped as soon as it has lost as many worlds as the best so far;
+   move is dropped as soon as it has lost as many worlds as the best so far. A card the player
+   took back from its foundation is not sent home again while no world's line does so next (it
+   came back to be used);
 3. when the best committing action loses no world, it is checked in more worlds (``confirm``
    in all, by default twice ``samples``) before it is played: agreement in a few worlds is weak
    evidence;

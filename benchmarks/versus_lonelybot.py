@@ -131,7 +131,6 @@ def positions_line(runs: list[Run]) -> str:
     return f"positions: {positions:,}, {positions / cpu / 1e6:.2f} M a CPU second" if cpu else ""
 
 
-
 def counts(runs: list[Run], verdicts: tuple[str, ...]) -> str:
     return ", ".join(f"{v} {sum(r.verdict == v for r in runs)}" for v in verdicts)
 

@@ -317,6 +317,13 @@ cdef void sort_reveals(const State* s, RunMoves* runs) noexcept nogil:
             j -= 1
         runs.reveals[j + 1] = m
 
+cdef inline int add_runs(Move* moves, int n, const RunMoves* runs) noexcept nogil:
+    """Append to the ``n`` moves the run moves that flip a card, then the partial runs."""
+    memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
+    n += runs.n_reveals
+    memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
+    return n + runs.n_partial
+
 cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogil:
     """All macro moves worth trying, most promising first: cards home (from the piles, then from
     the talon), talon cards onto the tableau, run moves that flip a card, partial runs, runs that
@@ -354,16 +361,10 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
             if goes_home(cfg, s, c):
                 n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
     if runs_first:
-        memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
-        n += runs.n_reveals
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
+        n = add_runs(moves, n, &runs)
     n = gen_talon(cfg, s, accept, moves, n, empty, builds)
     if not runs_first:
-        memcpy(&moves[n], runs.reveals, runs.n_reveals * sizeof(Move))
-        n += runs.n_reveals
-        memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
-        n += runs.n_partial
+        n = add_runs(moves, n, &runs)
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))
     n += runs.n_empties
     if cfg.worry_back:

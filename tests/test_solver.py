@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import os
 import random
 from pathlib import Path
@@ -28,6 +29,7 @@ from unittest import mock
 
 import pytest
 
+from dsolve import _core
 from dsolve.klondike.api import solve
 from dsolve.cards import STANDARD, DeckShape
 from dsolve.klondike.dealfiles import dump_deal, load_deal, parse_deal
@@ -237,6 +239,45 @@ def test_reserve_cards_are_built_on_at_once():
     assert result.verdict == UNWINNABLE
 
 
+def position(tableau: list[list[str]], foundations: dict[str, int], waste: list[str],
+             stock: list[str]) -> Deal:
+    """A full-deck position: piles bottom -> top (lower case face down), foundation heights, the
+    waste bottom -> top and the stock top first."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    piles = tableau + [[] for _ in range(7 - len(tableau))]
+    doc = {"tableau piles": piles, "waste": waste, "stock": stock[::-1],
+           "foundations": [[r + suit for r in ranks[:n]] for suit, n in foundations.items()]}
+    return parse_deal(json.dumps(doc), "json")
+
+
+def test_the_talons_last_card_goes_home_safely_only_with_the_cursor_normalised():
+    """The talon's last card goes home as a safe move at draw 3 with unlimited passes, but only
+    with the cursor normalised (apply_safe_moves). Here the waste shows QC, the stock turns KC
+    then KH, and KH is safe: sent home at once, the stock's turn to its end would leave QC out
+    of reach behind KC (the win is QC, KH, KC), so the rule must wait; with the cursor
+    normalised (KH alone in the talon after QC went home) it fires, as the same key shows."""
+    rules = Rules(3, None, "none", True)
+    deal = position([], {"C": 11, "H": 12, "S": 13, "D": 13}, ["QC"], ["KC", "KH"])
+    assert solved(deal, rules).verdict == WINNABLE
+    empty, none = [[] for _ in range(7)], _core.EMPTY_RULE_CODES["none"]
+    kc, kh = 48, 49
+    kh_in_talon = _core.position_keys(empty, [0] * 7, [kc, kh], 4, 13, 3, 0, none, True,
+                                      home=[11, 12, 13, 13], waste=0)
+    kh_home = _core.position_keys(empty, [0] * 7, [kc], 4, 13, 3, 0, none, True,
+                                  home=[11, 13, 13, 13], waste=0)
+    assert kh_in_talon == kh_home
+
+
+def test_the_talons_last_card_goes_home_only_when_safe():
+    """5H, alone in the talon, fits its foundation but is not safe (no worrying back: the
+    clubs are at 2): 4C, which covers 3C, needs it on 6C."""
+    rules = Rules(3, None, "none", False)
+    deal = position([["5c", "3c", "4C"], ["6C"], ["kh", "qh", "jh", "10h", "9h", "8h", "7h", "6H"],
+                     ["kc", "qc", "jc", "10c", "9c", "8c", "7C"]],
+                    {"C": 2, "H": 4, "S": 13, "D": 13}, [], ["5H"])
+    assert solved(deal, rules).verdict == WINNABLE
+
+
 def test_random_order_searches_find_wins_the_ordered_search_buries():
     """Solvitaire seed 3563, draw 3: the search in the generator's order is still undecided after
     4,000,000 positions; with the random-order searches taking turns solve finds a win within
@@ -272,7 +313,6 @@ def test_quick_keys_match_the_keys_of_the_positions_made(rules):
     """The search keys most children without making them (quick_key): on full deals and small
     ones, games in progress and layouts with locked runs, every such key equals the key of the
     position the move makes."""
-    from dsolve import _core
     rng = random.Random(f"quick {rules}")
     deals = [make_deal("solvitaire", seed) for seed in (1, 7, 22, 469)]
     deals += [random_small_deal(rng, DeckShape.parse("4x6/5")) for _ in range(20)]

@@ -253,14 +253,27 @@ cdef inline void take_key(const Config* cfg, const State* s, Move m, uint64_t* m
     if (m.flags & FLAG_REDEAL) and not cfg.unlimited:
         cursor[0] -= <uint64_t>1 << 8
 
+cdef inline int last_after_take(const Config* cfg, const State* s, Move m,
+                                uint64_t cursor) noexcept nogil:
+    """last_talon_card once talon move m has taken its card, leaving the ``cursor``
+    (take_key)."""
+    cdef int last = s.talon_len - 1 if m.idx != s.talon_len - 1 else s.talon_len - 2
+    if (not one_deck(cfg) or not cfg.unlimited or cfg.draw1_reserve or (cursor & 0xFF) != 0
+            or last < 0):
+        return -1
+    return cfg.stock_card[s.talon[last]]
+
 cdef bint none_go_safely(const Config* cfg, const State* s, const uint8_t* home, uint64_t mask,
-                         uint64_t face_up, int a, int top) noexcept nogil:
+                         uint64_t face_up, int a, int top, int last) noexcept nogil:
     """After a move to a foundation that leaves the foundations at ``home``, the talon ``mask``,
-    the piles as in s but pile a topped by ``top`` (-1: empty; a -1: no pile changed) and the
-    face-up cards ``face_up``: whether apply_safe_moves would do nothing there. No top card goes
-    home safely, nor (the draw-1 reserve) a talon card, and under twin classes no face-up card
+    its ``last`` card when a safe move may take it (see last_talon_card, -1: none), the piles as
+    in s but pile a topped by ``top`` (-1: empty; a -1: no pile changed) and the face-up cards
+    ``face_up``: whether apply_safe_moves would do nothing there. No top card goes home safely,
+    nor a talon card (the draw-1 reserve's, the last), and under twin classes no face-up card
     that would go home next is safe (as apply_safe_moves's last step)."""
     cdef int p, z, su, idx
+    if last >= 0 and home[last & 3] == (last >> 2) and safe_at(cfg, home, <uint8_t>last):
+        return False
     if cfg.draw1_reserve:
         for su in range(cfg.suits):
             z = home[su] * 4 + su
@@ -293,7 +306,7 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
     (is_safe). One deck only (False with two decks: their pile keys are sequences, and their safe
     moves follow any move, see safe_moves_after)."""
     cdef uint8_t x = m.card, t
-    cdef int a = m.src, p = m.dst, d, left = s.talon_len, top
+    cdef int a = m.src, p = m.dst, d, left = s.talon_len, top, last
     cdef uint8_t home[8]
     cdef uint64_t mask = s.talon_mask, cursor = cursor_state(s)
     cdef PileKey total = s.piles_key
@@ -324,12 +337,14 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
             top = s.card[a][d - 1]
             flipped_share(&src, a, d, <uint8_t>top)
             add_share(&total, &src, 1)
-        if not none_go_safely(cfg, s, home, mask, total.face_up, a, top):
+        if not none_go_safely(cfg, s, home, mask, total.face_up, a, top,
+                              last_talon_card(cfg, s)):
             return False
     elif m.kind == MV_TALON_FOUNDATION:
         home[x & 3] += 1
         take_key(cfg, s, m, &mask, &cursor, &left)
-        if not none_go_safely(cfg, s, home, mask, total.face_up, -1, -1):
+        if not none_go_safely(cfg, s, home, mask, total.face_up, -1, -1,
+                              last_after_take(cfg, s, m, cursor)):
             return False
     elif m.kind == MV_TABLEAU_TABLEAU:
         d = s.down[a]
@@ -368,6 +383,9 @@ cdef inline bint quick_key(const Config* cfg, const State* s, Move m, uint64_t* 
             home[a] -= 1
         else:
             take_key(cfg, s, m, &mask, &cursor, &left)
+            last = last_after_take(cfg, s, m, cursor)
+            if last >= 0 and goes_safely(cfg, s, <uint8_t>last):
+                return False
     else:
         return False
     key_of(cfg, &total, home, mask, cursor, ka, kb)

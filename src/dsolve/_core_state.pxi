@@ -284,6 +284,14 @@ cdef inline bint top_goes_safely(const Config* cfg, const State* s, int p) noexc
     c = s.card[p][s.length[p] - 1]
     return goes_safely(cfg, s, c) or twin_goes_safely(cfg, s, c)
 
+cdef inline int last_talon_card(const Config* cfg, const State* s) noexcept nogil:
+    """The talon's last card when a safe move may take it (see apply_safe_moves), else -1: one
+    deck, unlimited passes at a draw above 1, the cursor normalised (see normalise_cursor)."""
+    if (not one_deck(cfg) or not cfg.unlimited or cfg.draw1_reserve or s.waste_len != 0
+            or s.talon_len == 0):
+        return -1
+    return cfg.stock_card[s.talon[s.talon_len - 1]]
+
 cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) noexcept nogil:
     """apply_safe_moves after move m from a position that had none left. A move that raises no
     foundation makes no card newly safe, and the only new top cards are those of its piles: when
@@ -295,10 +303,18 @@ cdef int safe_moves_after(const Config* cfg, State* s, Move m, uint8_t* record) 
     if m.kind == MV_TABLEAU_TABLEAU and not (m.flags & FLAG_THEN_HOME):
         if not top_goes_safely(cfg, s, m.src) and not top_goes_safely(cfg, s, m.dst):
             return 0
-    elif m.kind == MV_TALON_TABLEAU or m.kind == MV_FOUNDATION_TABLEAU:
+    elif m.kind == MV_TALON_TABLEAU:
+        if not top_goes_safely(cfg, s, m.dst) and not last_goes_safely(cfg, s):
+            return 0
+    elif m.kind == MV_FOUNDATION_TABLEAU:
         if not top_goes_safely(cfg, s, m.dst):
             return 0
     return apply_safe_moves(cfg, s, record)
+
+cdef inline bint last_goes_safely(const Config* cfg, const State* s) noexcept nogil:
+    """Whether a safe move takes the talon's last card home (see apply_safe_moves)."""
+    cdef int c = last_talon_card(cfg, s)
+    return c >= 0 and goes_safely(cfg, s, <uint8_t>c)
 
 cdef bint find_face_up(const Config* cfg, const State* s, uint8_t c, int* p, int* k) noexcept nogil:
     """Where face-up card c lies on the tableau, if it does."""
@@ -354,8 +370,18 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
     """Send every safe card home (see is_safe and safe_home) until none is left; record the
     cards moved (a lone child's move onto its other parent as the card | TRANSFER).
 
-    From the talon only under draw 1 with unlimited redeals, where the talon is a reserve whose
-    every card is reachable at any time, so a talon card is as free as a pile's top card."""
+    From the talon under draw 1 with unlimited redeals, where the talon is a reserve whose every
+    card is reachable at any time, so a talon card is as free as a pile's top card. At a larger
+    draw with unlimited redeals, the talon's last card when the cursor is normalised: it too is
+    reachable at any time (the stock always turns to its end), and nothing is built on it in the
+    talon, so it is as free as a reserve's card; taking it changes no other talon card's position,
+    and leaves the cursor normalised (at the end), so every talon card reachable before is still
+    reachable, and the talon's new last card with them. Every later talon move of a winning line
+    then takes the same card at the same position from the same talon, less that card at its end,
+    so reaches at least as much (a cursor that is not normalised reaches all a normalised one
+    does, see dominates): the line is rewritten as for a top card (safe_at), the card coming back
+    from the foundation where the line would have taken it from the talon. Not with a cursor that
+    is not normalised: turning to the end would lose what it reaches in this pass."""
     cdef int n = 0, m, p, j, k, su
     cdef bint changed = True
     cdef uint8_t c, idx
@@ -381,6 +407,12 @@ cdef int apply_safe_moves(const Config* cfg, State* s, uint8_t* record) noexcept
                 record[n] = c
                 n += 1
                 changed = True
+        if last_goes_safely(cfg, s):
+            c = take_talon(cfg, s, s.talon_len - 1)
+            send_home(cfg, s, c)
+            record[n] = c
+            n += 1
+            changed = True
         if not changed and cfg.twin_classes:
             refresh_pile_keys(cfg, s)           # for the set of face-up cards
             for su in range(cfg.suits):

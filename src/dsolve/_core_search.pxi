@@ -8,7 +8,11 @@ cdef struct Edge:
     Slot key                      # key of the position the move leads to; a == 0: a win
     Move move
     uint8_t talon                 # talon size there (for the cursor's dominance)
-    uint8_t builds_next           # the position only builds on the card the move placed
+    uint8_t marks                 # EDGE_BUILDS_NEXT, EDGE_STORED
+
+cdef enum:
+    EDGE_BUILDS_NEXT = 1          # the position only builds on the card the move placed
+    EDGE_STORED = 2               # the position was added to the table as the move was kept
 
 cdef struct Frame:
     State s
@@ -95,12 +99,16 @@ cdef void expand(Search* S, int d) noexcept nogil:
     stack holds a node's moves it has kept, not room for MAX_MOVES each, so it can grow deep.
 
     All keys are computed (and their table slots prefetched) before any is looked up, so the
-    cache misses of a node's children overlap instead of coming one after another.
+    cache misses of a node's children overlap instead of coming one after another. A child
+    kept is added to the table in the same probe, so the search visits it without probing again
+    (its slot is long out of the cache by then). Every child kept is visited in turn, so a
+    position marked so is searched, from here, however else it is reached before that: the
+    search still expands each position reached once.
 
     A position reached by a draw-1 reserve's card onto the tableau with no safe move after it
     makes only the moves that build on that card (see builds_next)."""
     cdef Frame* f = &S.stack[d]
-    cdef int i, kept = 0, nsafe, n = gen_moves(&S.cfg, &f.s, S.generated)
+    cdef int i, kept = 0, nsafe, stored, n = gen_moves(&S.cfg, &f.s, S.generated)
     cdef uint64_t ka, kb
     cdef Edge* e
     cdef Move placed
@@ -116,22 +124,25 @@ cdef void expand(Search* S, int d) noexcept nogil:
         if quick_key(&S.cfg, &f.s, e[i].move, &e[i].key.a, &e[i].key.b, &e[i].talon):
             if verify_quick_keys:
                 check_quick_key(S, f, &e[i])
-            e[i].builds_next = builds_next(&S.cfg, e[i].move)   # quick keys: no safe move after
+            e[i].marks = builds_next(&S.cfg, e[i].move)   # quick keys: no safe move after
         else:
             nsafe = key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b, &e[i].talon)
-            e[i].builds_next = nsafe == 0 and e[i].key.a != 0 and builds_next(&S.cfg, e[i].move)
+            e[i].marks = nsafe == 0 and e[i].key.a != 0 and builds_next(&S.cfg, e[i].move)
         if e[i].key.a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
-            if e[i].builds_next:
+            if e[i].marks:
                 __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ BUILDS_NEXT_KEY)])
     for i in range(n):
-        if e[i].builds_next:
+        if e[i].marks & EDGE_BUILDS_NEXT:
             # the same cards, searched already with every move, cover it
             if table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
                 continue
             e[i].key.a ^= BUILDS_NEXT_KEY
-        if e[i].key.a != 0 and table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
-            continue
+        if e[i].key.a != 0:
+            stored = table_find_or_add(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b)
+            if stored == 1:
+                continue
+            e[i].marks = EDGE_STORED if stored == 0 else 0
         e[kept] = e[i]
         kept += 1
     f.nmoves = kept
@@ -280,13 +291,15 @@ cdef int search(Search* S) noexcept nogil:
         child.ka = e.key.a
         child.kb = e.key.b
         f.next += 1
-        if child.ka != 0:
-            # A position already searched (or, with the table full, on the current path) is
-            # pruned; a new one is stored at once (one probe), even if it proves a dead end.
+        if child.ka != 0 and not (e.marks & EDGE_STORED):
+            # The table was full when the move was kept (see expand): a position already
+            # searched (or on the current path) is pruned; a new one is stored if there is room.
             stored = table_find_or_add(&S.table, &S.cfg, e.talon, child.ka, child.kb)
             if stored == 1 or (stored == -1 and on_path(S, d, child.ka, child.kb)):
                 continue
             child.stored = stored == 0
+        else:
+            child.stored = True
         memcpy(&child.s, &f.s, sizeof(State))
         apply_move(&S.cfg, &child.s, e.move)
         child.nsafe = safe_moves_after(&S.cfg, &child.s, e.move, child.safe)

@@ -80,12 +80,12 @@ def home_total(frame: dict) -> int:
 
 def test_winning_line_frames_are_the_referees_positions(tmp_path):
     page = tmp_path / "line.html"
-    assert ok("view", "2", "--out", str(page)).strip() == f"{page}: 162 frames"
+    assert ok("view", "2", "--out", str(page)).strip() == f"{page}: 163 frames"
     frames = frames_of(page).frames
     rules = choose_rules()
     game = Game(make_deal("solvitaire", 2), rules)
-    assert len(frames) == 162 and frames[0]["caption"] == "the deal: 161 moves to win"
-    assert [f["hidden"] for f in frames] == [False] + [True] * 161
+    assert len(frames) == 163 and frames[0]["caption"] == "the deal: 162 moves to win"
+    assert [f["hidden"] for f in frames] == [False] + [True] * 162
     for number, frame in enumerate(frames):
         if number:
             notation = re.fullmatch(rf"{number}\. (.+?): .+", frame["caption"]).group(1)

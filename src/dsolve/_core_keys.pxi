@@ -258,8 +258,7 @@ cdef inline int last_after_take(const Config* cfg, const State* s, Move m,
     """last_talon_card once talon move m has taken its card, leaving the ``cursor``
     (take_key)."""
     cdef int last = s.talon_len - 1 if m.idx != s.talon_len - 1 else s.talon_len - 2
-    if (not one_deck(cfg) or not cfg.unlimited or cfg.draw1_reserve or (cursor & 0xFF) != 0
-            or last < 0):
+    if not last_card_rule(cfg) or (cursor & 0xFF) != 0 or last < 0:
         return -1
     return cfg.stock_card[s.talon[last]]
 

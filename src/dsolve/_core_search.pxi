@@ -130,7 +130,7 @@ cdef void expand(Search* S, int d) noexcept nogil:
             e[i].marks = nsafe == 0 and e[i].key.a != 0 and builds_next(&S.cfg, e[i].move)
         if e[i].key.a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
-            if e[i].marks:
+            if e[i].marks & EDGE_BUILDS_NEXT:
                 __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ BUILDS_NEXT_KEY)])
     for i in range(n):
         if e[i].marks & EDGE_BUILDS_NEXT:

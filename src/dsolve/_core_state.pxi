@@ -284,11 +284,15 @@ cdef inline bint top_goes_safely(const Config* cfg, const State* s, int p) noexc
     c = s.card[p][s.length[p] - 1]
     return goes_safely(cfg, s, c) or twin_goes_safely(cfg, s, c)
 
+cdef inline bint last_card_rule(const Config* cfg) noexcept nogil:
+    """Whether a safe move may take the talon's last card (see apply_safe_moves): one deck,
+    unlimited passes, a draw above 1 (at draw 1 any talon card may)."""
+    return one_deck(cfg) and cfg.unlimited and not cfg.draw1_reserve
+
 cdef inline int last_talon_card(const Config* cfg, const State* s) noexcept nogil:
-    """The talon's last card when a safe move may take it (see apply_safe_moves), else -1: one
-    deck, unlimited passes at a draw above 1, the cursor normalised (see normalise_cursor)."""
-    if (not one_deck(cfg) or not cfg.unlimited or cfg.draw1_reserve or s.waste_len != 0
-            or s.talon_len == 0):
+    """The talon's last card when a safe move may take it (last_card_rule, the cursor normalised:
+    see normalise_cursor), else -1."""
+    if not last_card_rule(cfg) or s.waste_len != 0 or s.talon_len == 0:
         return -1
     return cfg.stock_card[s.talon[s.talon_len - 1]]
 

@@ -31,7 +31,7 @@ import pytest
 
 from dsolve import _core
 from dsolve.klondike.api import solve
-from dsolve.cards import STANDARD, DeckShape
+from dsolve.cards import RANKS, STANDARD, DeckShape, parse_card
 from dsolve.klondike.dealfiles import dump_deal, load_deal, parse_deal
 from dsolve.klondike.deal import Deal
 from dsolve.klondike.deals import make_deal
@@ -241,10 +241,9 @@ def position(tableau: list[list[str]], foundations: dict[str, int], waste: list[
              stock: list[str]) -> Deal:
     """A full-deck position: piles bottom -> top (lower case face down), foundation heights, the
     waste bottom -> top and the stock top first."""
-    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     piles = tableau + [[] for _ in range(7 - len(tableau))]
     doc = {"tableau piles": piles, "waste": waste, "stock": stock[::-1],
-           "foundations": [[r + suit for r in ranks[:n]] for suit, n in foundations.items()]}
+           "foundations": [[r + suit for r in RANKS[:n]] for suit, n in foundations.items()]}
     return parse_deal(json.dumps(doc), "json")
 
 
@@ -258,7 +257,7 @@ def test_the_talons_last_card_goes_home_safely_only_with_the_cursor_normalised()
     deal = position([], {"C": 11, "H": 12, "S": 13, "D": 13}, ["QC"], ["KC", "KH"])
     assert solved(deal, rules).verdict == WINNABLE
     empty, none = [[] for _ in range(7)], _core.EMPTY_RULE_CODES["none"]
-    kc, kh = 48, 49
+    kc, kh = parse_card("KC"), parse_card("KH")
     kh_in_talon = _core.position_keys(empty, [0] * 7, [kc, kh], 4, 13, 3, 0, none, True,
                                       home=[11, 12, 13, 13], waste=0)
     kh_home = _core.position_keys(empty, [0] * 7, [kc], 4, 13, 3, 0, none, True,

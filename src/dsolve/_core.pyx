@@ -16,7 +16,8 @@ Only sound reductions are used; each carries its argument where it is applied:
 safe moves to the foundation (also of a safe card only a lone child covers), partial-run moves
 only when the exposed card goes home next, one empty column as the target of a move, no
 pointless whole-pile moves, no worrying back of a card that would be safe, the cursor
-normalisation of unlimited redeals, and twin classes.
+normalisation of unlimited redeals, no talon moves that a twin with another cursor makes
+(covered_by_twin), and twin classes.
 """
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -192,7 +193,7 @@ def position_keys(list piles, list down, list talon, int suits, int ranks, int d
     apply_safe_moves(&cfg, &s, record)
     state_key(&cfg, &s, &ka, &kb)
     key = (ka, kb)
-    n = gen_moves(&cfg, &s, moves)
+    n = gen_moves(&cfg, &s, moves, True)
     children = []
     for i in range(n):
         made_child_key(&cfg, &s, moves[i], &child, &ka, &kb)

@@ -152,24 +152,29 @@ cdef inline void classify_run(const Config* cfg, const State* s, RunMoves* out, 
         out.n_partial = add(out.partial, out.n_partial, MV_TABLEAU_TABLEAU, a, b, i,
                             FLAG_THEN_HOME, s.card[a][i])
 
-cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) noexcept nogil:
+cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags,
+                     bint shared) noexcept nogil:
     """The talon positions reachable now (K+, Bjarnason, Tadepalli & Fern 2007), each with
     FLAG_REDEAL when it takes a redeal. With c cards in the waste, L in the talon and draw N: this
     pass reaches c-1, c+N-1, c+2N-1, ... and L-1; after one redeal N-1, 2N-1, ...; further redeals
     reach nothing new. A position reachable in this pass is never taken through a redeal (same
-    result, one redeal fewer spent)."""
+    result, one redeal fewer spent). Without ``shared`` (unlimited passes only), not those that
+    every cursor reaches: the last, and N-1, 2N-1, ... (see covered_by_twin)."""
     cdef int L = s.talon_len, c = s.waste_len, N = cfg.draw, j, npos = 0
     cdef uint64_t seen = 0
     if L == 0:
         return 0
-    if c > 0:
+    if c > 0 and (shared or not every_cursor_reaches(cfg, c - 1, L)):
         pos[npos] = c - 1; pflags[npos] = 0; npos += 1
         seen |= (<uint64_t>1) << (c - 1)
     j = c + N - 1
     while j < L:
-        pos[npos] = j; pflags[npos] = 0; npos += 1
-        seen |= (<uint64_t>1) << j
+        if shared or not every_cursor_reaches(cfg, j, L):
+            pos[npos] = j; pflags[npos] = 0; npos += 1
+            seen |= (<uint64_t>1) << j
         j += N
+    if not shared:
+        return npos
     if c < L and not (seen >> (L - 1)) & 1:
         pos[npos] = L - 1; pflags[npos] = 0; npos += 1
         seen |= (<uint64_t>1) << (L - 1)
@@ -180,6 +185,11 @@ cdef int talon_reach(const Config* cfg, const State* s, int* pos, int* pflags) n
                 pos[npos] = j; pflags[npos] = FLAG_REDEAL; npos += 1
             j += N
     return npos
+
+cdef inline bint every_cursor_reaches(const Config* cfg, int j, int L) noexcept nogil:
+    """Whether, with unlimited passes, every cursor of a talon of L cards reaches position j:
+    the last, or N-1, 2N-1, ... (after a redeal if not in this pass)."""
+    return j == L - 1 or multiple_of_draw(cfg, j + 1)
 
 cdef inline uint32_t child_bit(uint8_t z) noexcept nogil:
     """z's bit in a set of (rank, colour) pairs."""
@@ -265,14 +275,14 @@ cdef bint copy_could_go_home(const Config* cfg, const State* s, uint8_t c) noexc
     for p in range(cfg.piles):
         if s.length[p] > 0 and s.card[p][s.length[p] - 1] == c:
             return True
-    npos = talon_reach(cfg, s, pos, pflags)
+    npos = talon_reach(cfg, s, pos, pflags, True)
     for j in range(npos):
         if cfg.stock_card[s.talon[pos[j]]] == c:
             return True
     return False
 
 cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Move* moves, int n,
-                   int empty, uint32_t builds) noexcept nogil:
+                   int empty, uint32_t builds, bint shared) noexcept nogil:
     """Every reachable talon card to its foundation, then every one onto the tableau, as one
     move each.
 
@@ -287,7 +297,7 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
     reserve.)"""
     cdef int pos[MAX_TALON]
     cdef int pflags[MAX_TALON]
-    cdef int npos = talon_reach(cfg, s, pos, pflags), j
+    cdef int npos = talon_reach(cfg, s, pos, pflags, shared), j
     cdef uint32_t to
     cdef uint8_t x
     for j in range(npos):
@@ -324,10 +334,11 @@ cdef inline int add_runs(Move* moves, int n, const RunMoves* runs) noexcept nogi
     memcpy(&moves[n], runs.partial, runs.n_partial * sizeof(Move))
     return n + runs.n_partial
 
-cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogil:
+cdef int gen_moves(const Config* cfg, const State* s, Move* moves, bint shared) noexcept nogil:
     """All macro moves worth trying, most promising first: cards home (from the piles, then from
     the talon), talon cards onto the tableau, run moves that flip a card, partial runs, runs that
-    empty a column, foundation cards back.
+    empty a column, foundation cards back. Without ``shared``, not the talon's moves to positions
+    that every cursor reaches (see covered_by_twin).
 
     The order decides only how soon a win is found (a loss is searched whole whatever it is).
     Against the earlier order (run moves that flip a card, cards home, the talon's moves; after
@@ -362,7 +373,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves) noexcept nogi
                 n = add(moves, n, MV_TABLEAU_FOUNDATION, p, 0, 0, 0, c)
     if runs_first:
         n = add_runs(moves, n, &runs)
-    n = gen_talon(cfg, s, accept, moves, n, empty, builds)
+    n = gen_talon(cfg, s, accept, moves, n, empty, builds, shared)
     if not runs_first:
         n = add_runs(moves, n, &runs)
     memcpy(&moves[n], runs.empties, runs.n_empties * sizeof(Move))

@@ -215,15 +215,19 @@ cdef inline bint dominates(const Config* cfg, int talon_len, uint64_t have, uint
     return r1 > r2 and (multiple_of_draw(cfg, c2) or c2 == talon_len)
 
 cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
-                             uint64_t kb, size_t* end) noexcept nogil:
+                             uint64_t kb, size_t* end, bint* twin) noexcept nogil:
     """Whether the table holds this position with a cursor that dominates its own; if not,
-    ``end`` is the empty slot where the probe stopped (where the position would go)."""
+    ``end`` is the empty slot where the probe stopped (where the position would go), and
+    ``twin`` whether the table holds the position with another cursor (see cursor_twin: the
+    probe passes every such entry, as they share lane a)."""
     cdef size_t i = table_home(t, ka)
     cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
+    twin[0] = False
     while t.slot[i].a != 0:
-        if (t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest
-                and dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK)):
-            return True
+        if t.slot[i].a == ka and (t.slot[i].b & ~(<uint64_t>CURSOR_MASK)) == rest:
+            if dominates(cfg, talon_len, t.slot[i].b & CURSOR_MASK, kb & CURSOR_MASK):
+                return True
+            twin[0] = True
         i += 1
         if i == t.cap:
             i = 0
@@ -233,7 +237,8 @@ cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, u
 cdef inline bint table_has(const Table* t, const Config* cfg, int talon_len, uint64_t ka,
                            uint64_t kb) noexcept nogil:
     cdef size_t end
-    return table_probe(t, cfg, talon_len, ka, kb, &end)
+    cdef bint twin
+    return table_probe(t, cfg, talon_len, ka, kb, &end, &twin)
 
 cdef inline void table_put(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
     cdef size_t i = table_home(t, ka)
@@ -310,12 +315,12 @@ cdef inline void table_add(Table* t, uint64_t ka, uint64_t kb) noexcept nogil:
         table_put(t, ka, kb)
 
 cdef inline int table_find_or_add(Table* t, const Config* cfg, int talon_len, uint64_t ka,
-                                  uint64_t kb) noexcept nogil:
+                                  uint64_t kb, bint* twin) noexcept nogil:
     """table_has, and when the position is not held, table_add in the same probe: 1 held,
-    0 added, -1 neither (the table is full)."""
+    0 added, -1 neither (the table is full); ``twin`` as for table_probe."""
     cdef size_t i
     make_room(t)
-    if table_probe(t, cfg, talon_len, ka, kb, &i):
+    if table_probe(t, cfg, talon_len, ka, kb, &i, twin):
         return 1
     if t.full:
         return -1

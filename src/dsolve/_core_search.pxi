@@ -136,13 +136,13 @@ cdef void expand(Search* S, int d) noexcept nogil:
         if e[i].key.a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
             if e[i].marks & EDGE_BUILDS_NEXT:
-                __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ BUILDS_NEXT_KEY)])
+                __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ builds_next_key(e[i].move.card))])
     for i in range(n):
         if e[i].marks & EDGE_BUILDS_NEXT:
             # the same cards, searched already with every move, cover it
             if table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
                 continue
-            e[i].key.a ^= BUILDS_NEXT_KEY
+            e[i].key.a ^= builds_next_key(e[i].move.card)
         if e[i].key.a != 0:
             stored = table_find_or_add(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b, &twin)
             if stored == 1:
@@ -177,6 +177,11 @@ cdef inline bint covered_by_twin(const Config* cfg, const Frame* f) noexcept nog
 
 cdef uint64_t BUILDS_NEXT_KEY = <uint64_t>0x7d2c9e1a5b3f6480  # even: lane a's lowest bit stays on
 
+cdef inline uint64_t builds_next_key(uint8_t card) noexcept nogil:
+    """What keys apart a position that only builds on ``card`` (see builds_next): one constant
+    for each card (an odd multiple of an even one: even, and distinct for distinct cards)."""
+    return BUILDS_NEXT_KEY * (2 * <uint64_t>card + 1)
+
 cdef inline bint builds_next(const Config* cfg, Move m) noexcept nogil:
     """Whether the position move m leads to, when no safe move follows it, makes only the moves
     that build on the card m placed: m plays a card of the draw-1 reserve (draw 1, unlimited
@@ -196,8 +201,10 @@ cdef inline bint builds_next(const Config* cfg, Move m) noexcept nogil:
     it places at once.
 
     Such a position (the card just placed, nothing built on it) is keyed apart from the same
-    cards reached otherwise (BUILDS_NEXT_KEY: it makes fewer moves, so a later visit making them
-    all must not be pruned by it), and dropped when that other position has been searched."""
+    cards reached otherwise (builds_next_key: it makes fewer moves, so a later visit making them
+    all must not be pruned by it), and dropped when that other position has been searched. It is
+    keyed apart by the card placed as well: the same cards with another reserve card just placed
+    (the first placed earlier, its builder since gone) make other moves, and must not prune it."""
     return cfg.draw1_reserve and m.kind == MV_TALON_TABLEAU and one_deck(cfg)
 
 cdef int builds_on(Move* moves, int n, int pile) noexcept nogil:

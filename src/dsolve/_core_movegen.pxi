@@ -292,7 +292,7 @@ cdef int gen_talon(const Config* cfg, const State* s, const uint16_t* accept, Mo
     straight to where it goes. Every move in between touches neither it nor the card it covers,
     so can be made first: some winning line, if any, builds on it at once. There, a talon card
     goes to the tableau only when something could be built on it next (could_build_on), and
-    the search then makes only such builds (see uses_next, with the safe moves). (Two decks
+    the search then makes only such builds (see builds_next, with the safe moves). (Two decks
     alike for the first: whether its copy is in the talon or not changes nothing about the
     reserve.)"""
     cdef int pos[MAX_TALON]
@@ -392,8 +392,7 @@ cdef int gen_moves(const Config* cfg, const State* s, Move* moves, bint shared) 
             # that foundation (a move of the card itself rewrites into taking it straight where
             # it goes). Moves in between touch neither it, nor the pile it covers, nor its
             # foundation (only it or its copy fits there), so can be made first: some winning
-            # line, if any, uses it at once, and it comes back only when a use could follow
-            # (one deck: the search then makes only its uses, see uses_next).
+            # line, if any, uses it at once, and it comes back only when a use could follow.
             if safe_once_back(cfg, s.home, su, c, 1):
                 continue
             if not have_builds:

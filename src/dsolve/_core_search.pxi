@@ -8,10 +8,10 @@ cdef struct Edge:
     Slot key                      # key of the position the move leads to; a == 0: a win
     Move move
     uint8_t talon                 # talon size there (for the cursor's dominance)
-    uint8_t marks                 # EDGE_USES_NEXT, EDGE_STORED, EDGE_TWIN
+    uint8_t marks                 # EDGE_BUILDS_NEXT, EDGE_STORED, EDGE_TWIN
 
 cdef enum:
-    EDGE_USES_NEXT = 1            # the position only uses the card the move placed (see uses_next)
+    EDGE_BUILDS_NEXT = 1          # the position only builds on the card the move placed
     EDGE_STORED = 2               # the position was added to the table as the move was kept
     EDGE_TWIN = 4                 # ... and the table held it with another cursor (see covered_by_twin)
 
@@ -108,8 +108,8 @@ cdef void expand(Search* S, int d) noexcept nogil:
     position marked so is searched, from here, however else it is reached before that: the
     search still expands each position reached once.
 
-    A position reached by a draw-1 reserve's card or a foundation card onto the tableau with no
-    safe move after it makes only the moves that use that card (see uses_next)."""
+    A position reached by a draw-1 reserve's card onto the tableau with no safe move after it
+    makes only the moves that build on that card (see builds_next)."""
     cdef Frame* f = &S.stack[d]
     cdef int i, kept = 0, nsafe, stored
     cdef int n = gen_moves(&S.cfg, &f.s, S.generated, not covered_by_twin(&S.cfg, f))
@@ -121,28 +121,28 @@ cdef void expand(Search* S, int d) noexcept nogil:
     e = edges_of(S, f)
     if d > 0 and f.nsafe == 0:
         placed = edges_of(S, &S.stack[d - 1])[S.stack[d - 1].next - 1].move
-        if uses_next(&S.cfg, placed):
-            n = uses_of(S.generated, n, placed)
+        if builds_next(&S.cfg, placed):
+            n = builds_on(S.generated, n, placed.dst)
     state_key(&S.cfg, &f.s, &ka, &kb)      # refreshes f's pile keys, which the children copy
     for i in range(n):
         e[i].move = S.generated[i]
         if quick_key(&S.cfg, &f.s, e[i].move, &e[i].key.a, &e[i].key.b, &e[i].talon):
             if verify_quick_keys:
                 check_quick_key(S, f, &e[i])
-            e[i].marks = uses_next(&S.cfg, e[i].move)     # quick keys: no safe move after
+            e[i].marks = builds_next(&S.cfg, e[i].move)   # quick keys: no safe move after
         else:
             nsafe = key_made_child(S, f, &e[i], &e[i].key.a, &e[i].key.b, &e[i].talon)
-            e[i].marks = nsafe == 0 and e[i].key.a != 0 and uses_next(&S.cfg, e[i].move)
+            e[i].marks = nsafe == 0 and e[i].key.a != 0 and builds_next(&S.cfg, e[i].move)
         if e[i].key.a != 0:
             __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a)])
-            if e[i].marks & EDGE_USES_NEXT:
-                __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ uses_next_key(e[i].move))])
+            if e[i].marks & EDGE_BUILDS_NEXT:
+                __builtin_prefetch(&S.table.slot[table_home(&S.table, e[i].key.a ^ builds_next_key(e[i].move.card))])
     for i in range(n):
-        if e[i].marks & EDGE_USES_NEXT:
+        if e[i].marks & EDGE_BUILDS_NEXT:
             # the same cards, searched already with every move, cover it
             if table_has(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b):
                 continue
-            e[i].key.a ^= uses_next_key(e[i].move)
+            e[i].key.a ^= builds_next_key(e[i].move.card)
         if e[i].key.a != 0:
             stored = table_find_or_add(&S.table, &S.cfg, e[i].talon, e[i].key.a, e[i].key.b, &twin)
             if stored == 1:
@@ -175,71 +175,44 @@ cdef inline bint covered_by_twin(const Config* cfg, const Frame* f) noexcept nog
     return cfg.unlimited and f.twin
 
 
-cdef uint64_t USES_NEXT_KEY = <uint64_t>0x7d2c9e1a5b3f6480  # even: lane a's lowest bit stays on
+cdef uint64_t BUILDS_NEXT_KEY = <uint64_t>0x7d2c9e1a5b3f6480  # even: lane a's lowest bit stays on
 
-cdef inline uint64_t uses_next_key(Move m) noexcept nogil:
-    """What keys apart a position that only uses the card move m placed (see uses_next): one
-    constant for each card and kind of move (an odd multiple of an even one: even, and distinct
-    for distinct cards and kinds)."""
-    cdef uint64_t index = m.card + (MAX_CARD if m.kind == MV_FOUNDATION_TABLEAU else 0)
-    return USES_NEXT_KEY * (2 * index + 1)
+cdef inline uint64_t builds_next_key(uint8_t card) noexcept nogil:
+    """What keys apart a position that only builds on ``card`` (see builds_next): one constant
+    for each card (an odd multiple of an even one: even, and distinct for distinct cards)."""
+    return BUILDS_NEXT_KEY * (2 * <uint64_t>card + 1)
 
-cdef inline bint uses_next(const Config* cfg, Move m) noexcept nogil:
+cdef inline bint builds_next(const Config* cfg, Move m) noexcept nogil:
     """Whether the position move m leads to, when no safe move follows it, makes only the moves
-    that use the card m placed (see uses_of): m plays a card of the draw-1 reserve (draw 1,
-    unlimited passes: every talon card reachable at any time) onto the tableau, or takes a card
-    back from its foundation. One deck.
+    that build on the card m placed: m plays a card of the draw-1 reserve (draw 1, unlimited
+    passes: every talon card reachable at any time) onto the tableau. One deck.
 
-    The reserve's card: sound by the argument of gen_talon, which this completes. In a winning
-    line, delay the placement of reserve card x onto card t to just before the first move that
-    uses it. Until then t stays uncovered, which only adds moves (and builders, see
-    could_build_on: x is one from the reserve), and the safe moves differ in nothing: if t turns
-    safe so does x (one rank lower, other colour: with worrying back x's foundation is then one
-    below x, t's own at x's rank, both others of t's colour at least x's less one, see safe_at;
-    without it t cannot turn safe before x is home), so in the line x went home from t and then
-    t, as both do from the reserve and the tableau in the delayed one. x's first use is a card
-    built on it, which the delayed line makes right after placing it, or a move of x itself
-    (home, onto another card, carried with the run under it), which the delayed line makes from
-    the reserve or leaves for later (the run moves without it). So some winning line, if any,
-    builds on every reserve card it places at once.
+    Sound by the argument of gen_talon, which this completes: in a winning line, delay the
+    placement of reserve card x onto card t to just before the first move that uses it. Until
+    then t stays uncovered, which only adds moves (and builders, see could_build_on: x is one
+    from the reserve), and the safe moves differ in nothing: if t turns safe so does x (one rank
+    lower, other colour: with worrying back x's foundation is then one below x, t's own at x's
+    rank, both others of t's colour at least x's less one, see safe_at; without it t cannot turn
+    safe before x is home), so in the line x went home from t and then t, as both do from the
+    reserve and the tableau in the delayed one. x's first use is a card built on it, which the
+    delayed line makes right after placing it, or a move of x itself (home, onto another card,
+    carried with the run under it), which the delayed line makes from the reserve or leaves for
+    later (the run moves without it). So some winning line, if any, builds on every reserve card
+    it places at once.
 
-    The foundation's card c (rank r, taken back onto t or into an empty column): its uses are a
-    card onto it, and taking back the card under it, r - 1 of its suit; a move of c itself
-    rewrites as above (home: the two moves cancel; onto another card: taken back straight there;
-    carried with a run: taken back onto t once the run has moved). Delay taking c back to just
-    before its first use. The moves in between touch neither c's pile (its top is c) nor c's
-    foundation (only c goes onto it, only r - 1 comes off it), so stay legal (into the first
-    empty column, which may now be c's: empty columns are alike). And the safe moves in between
-    are the same: in the line c lay unused on the tableau, fitting its foundation, so c was not
-    safe (the safe moves would have sent it home). With c home instead, the only cards that may
-    go home safely there and not in the line are t (uncovered: r + 1, the other colour), r + 1 of
-    c's suit (it fits), r + 2 of the other colour and r + 3 of the other suit of c's colour
-    (their safety rose), and for any of these to fit and be safe c must be safe then, by safe_at's
-    bounds (c's safety does not depend on its own foundation; both other-colour foundations are
-    then at least r - 1, the other of its colour at least r - 2). Nor can a lone child move onto c
-    (safe_home): its parent, c's twin, would be safe, and so c. And the delayed line takes c back
-    where the search makes the move: c is not safe, and its use next makes it worth taking back
-    (gen_moves). So some winning line, if any, uses every card it takes back at once.
+    Such a position (the card just placed, nothing built on it) is keyed apart from the same
+    cards reached otherwise (builds_next_key: it makes fewer moves, so a later visit making them
+    all must not be pruned by it), and dropped when that other position has been searched. It is
+    keyed apart by the card placed as well: the same cards with another reserve card just placed
+    (the first placed earlier, its builder since gone) make other moves, and must not prune it."""
+    return cfg.draw1_reserve and m.kind == MV_TALON_TABLEAU and one_deck(cfg)
 
-    Such a position (the card just placed, not yet used) is keyed apart from the same cards
-    reached otherwise (uses_next_key: it makes fewer moves, so a later visit making them all must
-    not be pruned by it), and dropped when that other position has been searched. It is keyed
-    apart by the card placed and the kind of move as well: the same cards with another card just
-    placed (the first placed earlier, its builder since gone) make other moves, and must not
-    prune it."""
-    return cfg.draw1_reserve and one_deck(cfg) and (m.kind == MV_TALON_TABLEAU
-                                                    or m.kind == MV_FOUNDATION_TABLEAU)
-
-cdef int uses_of(Move* moves, int n, Move placed) noexcept nogil:
-    """Keep of ``moves`` those that use the card move ``placed`` put on the tableau (see
-    uses_next): the moves onto its pile, and after a card taken back from a foundation, taking
-    back the card under it."""
+cdef int builds_on(Move* moves, int n, int pile) noexcept nogil:
+    """Keep of ``moves`` those onto ``pile`` (onto the card just placed there: see builds_next)."""
     cdef int i, kept = 0
     for i in range(n):
-        if ((moves[i].kind == MV_TABLEAU_TABLEAU or moves[i].kind == MV_TALON_TABLEAU
-                or moves[i].kind == MV_FOUNDATION_TABLEAU) and moves[i].dst == placed.dst
-                or (placed.kind == MV_FOUNDATION_TABLEAU and moves[i].kind == MV_FOUNDATION_TABLEAU
-                    and moves[i].src == placed.src)):
+        if (moves[i].kind == MV_TABLEAU_TABLEAU or moves[i].kind == MV_TALON_TABLEAU
+                or moves[i].kind == MV_FOUNDATION_TABLEAU) and moves[i].dst == pile:
             moves[kept] = moves[i]
             kept += 1
     return kept

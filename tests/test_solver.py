@@ -275,6 +275,26 @@ def test_the_talons_last_card_goes_home_only_when_safe():
     assert solved(deal, rules).verdict == WINNABLE
 
 
+def test_a_card_taken_back_is_used_by_taking_back_the_card_under_it():
+    """Draw 1, unlimited passes: 4S, over 5D and 3S, can leave only onto 5H, which lies under 6H
+    on the hearts. The one win takes 6H back onto 7S, then 5H onto 6S, with nothing built on 6H
+    in between (the black fives are out of reach)."""
+    rules = Rules(1, None, "king", True)
+    deal = position([["5s", "3s", "5d", "4S"], ["ks", "qs", "js", "10s", "9s", "8s", "7S"], ["6S"],
+                     ["kh", "qh", "jh", "10h", "9h", "8h", "7H"],
+                     ["kd", "qd", "jd", "10d", "9d", "8d", "7d", "6D"]],
+                    {"C": 13, "H": 6, "S": 2, "D": 4}, [], [])
+    assert solved(deal, rules).verdict == WINNABLE
+
+
+@pytest.mark.parametrize("seed", [3681, 5097])
+def test_wins_that_leave_a_card_taken_back_unused_for_a_while(seed):
+    """Solvitaire seeds 3681 and 5097 at draw 1 are won (the line replays). A rule that made the
+    position after a card taken back from its foundation use that card at once (a card onto it,
+    or the card under it taken back too) called both lost: it is not sound."""
+    assert solved(make_deal("solvitaire", seed), Rules(1)).verdict == WINNABLE
+
+
 def test_random_order_searches_find_wins_the_ordered_search_buries():
     """Solvitaire seed 3563, draw 3: the search in the generator's order is still undecided after
     4,000,000 positions; with the random-order searches taking turns solve finds a win within

@@ -218,7 +218,7 @@ cdef inline bint table_probe(const Table* t, const Config* cfg, int talon_len, u
                              uint64_t kb, size_t* end, bint* twin) noexcept nogil:
     """Whether the table holds this position with a cursor that dominates its own; if not,
     ``end`` is the empty slot where the probe stopped (where the position would go), and
-    ``twin`` whether the table holds the position with another cursor (see cursor_twin: the
+    ``twin`` whether the table holds the position with another cursor (see covered_by_twin: the
     probe passes every such entry, as they share lane a)."""
     cdef size_t i = table_home(t, ka)
     cdef uint64_t rest = kb & ~(<uint64_t>CURSOR_MASK)
